@@ -1,0 +1,105 @@
+# libtca — build, demo, test, install.
+#   make            build/lib/libtca.so.0.1.0 (+ links), include/tca.h
+#   make demo       build, then run the C and Python examples
+#   make test       build, then run the Swift, C and Python tests
+#   make install    PREFIX=/usr/local: library, links, header, pkg-config file
+
+VERSION   := 0.1.0
+SOMAJOR   := 0
+PREFIX    ?= /usr/local
+SWIFT     ?= swift
+CC        ?= cc
+PYTHON    ?= python3
+
+BUILD     := build
+LIBDIR    := $(BUILD)/lib
+LIB       := $(LIBDIR)/libtca.so.$(VERSION)
+VENV      := $(BUILD)/venv
+CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -pedantic -O2
+C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
+
+# NB: the Swift runtime is linked statically so libtca.so needs only libc/libstdc++/libm;
+# -z nodelete keeps that runtime mapped after dlclose (its threads would crash otherwise);
+# lld, unlike gold, leaves no local Swift metadata symbols in .dynsym: only tca_* is visible.
+SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
+  -Xlinker -soname -Xlinker libtca.so.$(SOMAJOR) \
+  -Xlinker --version-script=$(CURDIR)/scripts/tca.map \
+  -Xlinker -z -Xlinker nodelete
+
+SWIFT_SOURCES := $(shell find Sources -name '*.swift') Package.swift scripts/tca.map Makefile
+
+.PHONY: all lib demo test test-swift test-c test-python install clean
+
+all: lib
+
+lib: $(LIB)
+
+$(LIB): $(SWIFT_SOURCES)
+	$(SWIFT) build $(SWIFT_RELEASE) --product tca
+	mkdir -p $(LIBDIR)
+	cp "$$($(SWIFT) build $(SWIFT_RELEASE) --product tca --show-bin-path)/libtca.so" $@
+	ln -sf libtca.so.$(VERSION) $(LIBDIR)/libtca.so.$(SOMAJOR)
+	ln -sf libtca.so.$(SOMAJOR) $(LIBDIR)/libtca.so
+
+# ---- examples ----------------------------------------------------------------------------------
+
+$(BUILD)/examples/%: examples/c/%.c include/tca.h $(LIB)
+	mkdir -p $(BUILD)/examples
+	$(CC) $(CFLAGS) $< -o $@ $(C_LINK)
+
+demo: $(BUILD)/examples/counter $(VENV)/.installed
+	@echo "== C: examples/c/counter.c"
+	$(BUILD)/examples/counter
+	@echo "== Python: bindings/python/examples/counter.py"
+	TCA_LIBRARY=$(CURDIR)/$(LIB) $(VENV)/bin/python bindings/python/examples/counter.py
+
+# ---- tests -------------------------------------------------------------------------------------
+
+test: lib test-swift test-c test-python
+	@echo "== all tests passed"
+
+test-swift:
+	@echo "== Swift tests"
+	$(SWIFT) test
+
+C_TESTS := $(patsubst Tests/c/%.c,$(BUILD)/tests/%,$(wildcard Tests/c/test_*.c))
+
+$(BUILD)/tests/%: Tests/c/%.c Tests/c/harness.h include/tca.h $(LIB)
+	mkdir -p $(BUILD)/tests
+	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L $< -o $@ $(C_LINK) -lpthread
+
+test-c: $(C_TESTS) $(BUILD)/tests/header_c99.o $(BUILD)/tests/header_cxx.o
+	@echo "== C tests"
+	@for t in $(C_TESTS); do echo "-- $$t"; $$t || exit 1; done
+
+# The header must compile cleanly as strict C99 and as C++17.
+$(BUILD)/tests/header_c99.o: include/tca.h
+	mkdir -p $(BUILD)/tests
+	echo '#include "tca.h"' | $(CC) -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -x c -c - -o $@
+$(BUILD)/tests/header_cxx.o: include/tca.h
+	mkdir -p $(BUILD)/tests
+	echo '#include "tca.h"' | c++ -std=c++17 -Wall -Wextra -Werror -Iinclude -x c++ -c - -o $@
+
+$(VENV)/.installed: bindings/python/pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet pytest -e bindings/python
+	touch $@
+
+test-python: lib $(VENV)/.installed
+	@echo "== Python tests"
+	TCA_LIBRARY=$(CURDIR)/$(LIB) $(VENV)/bin/python -m pytest -q bindings/python/tests
+
+# ---- install -----------------------------------------------------------------------------------
+
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 0755 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libtca.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libtca.so.$(SOMAJOR)
+	ln -sf libtca.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libtca.so
+	install -m 0644 include/tca.h $(DESTDIR)$(PREFIX)/include/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' scripts/tca.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tca.pc
+
+clean:
+	rm -rf $(BUILD) .build

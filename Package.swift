@@ -1,0 +1,28 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// NB: the linker flags that make the shipped libtca.so self-contained (static stdlib, SONAME,
+// exported-symbol list, -z nodelete) live in the Makefile, not here: unsafeFlags would stop other
+// packages from depending on this one (see docs/own-features.md).
+let package = Package(
+  name: "libtca",
+  products: [
+    // The shipped C library: the C bridge plus the built-in features.
+    .library(name: "tca", type: .dynamic, targets: ["LibTCA"]),
+    // Building blocks for a package that ships its own features through the same C ABI.
+    .library(name: "StoreKernel", targets: ["StoreKernel"]),
+    .library(name: "JSON", targets: ["JSON"]),
+    .library(name: "CBridge", targets: ["CBridge"]),
+    .library(name: "Features", targets: ["Features"]),
+  ],
+  targets: [
+    .target(name: "JSON"),
+    .target(name: "StoreKernel", dependencies: ["JSON"]),
+    .target(name: "Features", dependencies: ["StoreKernel"]),
+    .target(name: "CBridge", dependencies: ["StoreKernel", "JSON"]),
+    .target(name: "LibTCA", dependencies: ["CBridge", "Features"]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(name: "StoreKernelTests", dependencies: ["StoreKernel"]),
+    .testTarget(name: "FeaturesTests", dependencies: ["Features", "StoreKernel"]),
+  ]
+)

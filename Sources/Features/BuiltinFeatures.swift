@@ -1,0 +1,13 @@
+import StoreKernel
+
+/// The features compiled into libtca, in the order `tca_features()` lists them.
+public enum BuiltinFeatures {
+  public static let all: [FeatureDescriptor] = [
+    FeatureDescriptor(
+      name: "counter",
+      summary: "A count with increment and decrement buttons.",
+      initialState: Counter.State(),
+      reducer: Counter()
+    ),
+  ]
+}

@@ -1,0 +1,48 @@
+/// A parsed JSON document.
+///
+/// Objects keep their members in document order; numbers keep their source text so that integers
+/// of any width and doubles both decode exactly.
+///
+///     let value = try JSONParser.parse(Array(#"{"count":1}"#.utf8))
+///     value["count"]  // .number("1")
+public enum JSONValue: Equatable, Sendable {
+  case null
+  case bool(Bool)
+  case number(String)
+  case string(String)
+  case array([JSONValue])
+  case object([(key: String, value: JSONValue)])
+
+  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    switch (lhs, rhs) {
+    case (.null, .null): return true
+    case let (.bool(a), .bool(b)): return a == b
+    case let (.number(a), .number(b)): return a == b
+    case let (.string(a), .string(b)): return a == b
+    case let (.array(a), .array(b)): return a == b
+    case let (.object(a), .object(b)):
+      return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    default: return false
+    }
+  }
+
+  /// The member named `key` of an object, or nil.
+  public subscript(key: String) -> JSONValue? {
+    guard case let .object(members) = self else { return nil }
+    return members.first { $0.key == key }?.value
+  }
+
+  /// A short description of the value for error messages: `12`, `"abc"`, `an object`.
+  var brief: String {
+    switch self {
+    case .null: return "null"
+    case let .bool(b): return b ? "true" : "false"
+    case let .number(n): return n
+    case let .string(s):
+      let shown = s.count > 20 ? String(s.prefix(20)) + "…" : s
+      return "\"" + shown + "\""
+    case .array: return "an array"
+    case .object: return "an object"
+    }
+  }
+}
