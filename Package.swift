@@ -21,6 +21,11 @@ let package = Package(
     .target(name: "Features", dependencies: ["StoreKernel"]),
     .target(name: "CBridge", dependencies: ["StoreKernel", "JSON"]),
     .target(name: "LibTCA", dependencies: ["CBridge", "Features"]),
+    // `make bench`: the Swift half of the benchmarks (JSON codec and kernel vs Foundation and a
+    // direct call). It may import Foundation; the library may not. Not part of any product.
+    .executableTarget(
+      name: "SwiftBench", dependencies: ["JSON", "StoreKernel", "Features"],
+      path: "Benchmarks/SwiftBench"),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "StoreKernelTests", dependencies: ["StoreKernel"]),
     .testTarget(name: "FeaturesTests", dependencies: ["Features", "StoreKernel"]),

@@ -1,0 +1,100 @@
+// Rows 2: the kernel's Store.send, natively in Swift, vs a direct function call doing the same state
+// mutation (the floor: what the reducer's work costs without a store around it).
+
+import Features
+import StoreKernel
+
+// -- the todos feature of the benchmark ----------------------------------------------------------
+//
+// SWITCH-ON (forEach): until the kernel's `forEach` and `IdentifiedArray` land, the 1,000-todo
+// toggle runs through a reducer over a plain array (linear search by id). When they land:
+//   1. make `BenchTodos.State.todos` an `IdentifiedArrayOf<BenchTodo.State>` and give the parent
+//      an action `case todos(IdentifiedActionOf<BenchTodo>)` (or whatever the kernel names it),
+//      with its body `Reduce { … }.forEach(\.todos, action: \.todos) { BenchTodo() }`;
+//   2. make `toggleAction(id:)` return that element action, and `directToggle` mutate
+//      `state.todos[id: id]?.isComplete.toggle()` (the same lookup the store does);
+//   3. set `todosUseForEach = true` so the row loses its "(plain array …)" mark.
+let todosUseForEach = false
+
+struct BenchTodos: Reducer {
+  struct State {
+    var todos: [Todo]
+  }
+  enum Action {
+    case toggle(id: Int)
+  }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case let .toggle(id):
+      directToggle(&state, id: id)
+      return .none
+    }
+  }
+}
+
+@inline(__always)
+func toggleAction(id: Int) -> BenchTodos.Action { .toggle(id: id) }
+
+/// The state mutation of one toggle, with the same lookup the reducer does.
+@inline(__always)
+func directToggle(_ state: inout BenchTodos.State, id: Int) {
+  if let index = state.todos.firstIndex(where: { $0.id == id }) {
+    state.todos[index].isComplete.toggle()
+  }
+}
+
+// NB: the floors call through these non-inlinable functions: a direct call, not a folded constant.
+// NB: the counter's floor is the mutation itself (Counter's overflow-safe increment), not a call of
+// `Counter.reduce`: the row's ratio is then everything a store and a reducer add to the mutation.
+@inline(never)
+func directCounterIncrement(_ state: inout Counter.State) {
+  let (next, overflow) = state.count.addingReportingOverflow(1)
+  if !overflow { state.count = next }
+}
+
+@inline(never)
+func directTodosToggle(_ state: inout BenchTodos.State, id: Int) {
+  directToggle(&state, id: id)
+}
+
+func kernelRows() {
+  let group = "Kernel"
+
+  let counterStore = Store(initialState: Counter.State(), reducer: Counter())
+  var counterState = Counter.State()
+  measureRow(
+    group: group, workload: "Store.send per action, counter (Swift)",
+    ours: Candidate(label: "Store.send") { n in
+      for _ in 0..<n { counterStore.send(.incrementButtonTapped) }
+      blackHole(counterStore.state)
+    },
+    alt: Candidate(label: "direct call doing the same mutation (floor)", kind: "floor") { n in
+      for _ in 0..<n { directCounterIncrement(&counterState) }
+      blackHole(counterState)
+    })
+  guard counterStore.state.count > 0, counterState.count > 0 else { fail("the counter did not count") }
+
+  let todos = makeTodos(1_000).todos
+  let todosStore = Store(initialState: BenchTodos.State(todos: todos), reducer: BenchTodos())
+  var todosState = BenchTodos.State(todos: todos)
+  let mark = todosUseForEach ? "forEach" : "(plain array until forEach lands)"
+  measureRow(
+    group: group, workload: "Store.send toggling one of 1,000 todos \(mark)",
+    note: "ids visited in turn, 0…999; the floor does the same lookup by id",
+    ours: Candidate(label: "Store.send") { n in
+      var id = 0
+      for _ in 0..<n {
+        todosStore.send(toggleAction(id: id))
+        id = id == 999 ? 0 : id + 1
+      }
+      blackHole(todosStore.state)
+    },
+    alt: Candidate(label: "direct call doing the same mutation (floor)", kind: "floor") { n in
+      var id = 0
+      for _ in 0..<n {
+        directTodosToggle(&todosState, id: id)
+        id = id == 999 ? 0 : id + 1
+      }
+      blackHole(todosState)
+    })
+}
