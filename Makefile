@@ -2,6 +2,7 @@
 #   make            build/lib/libtca.so.0.1.0 (+ links), include/tca.h
 #   make demo       build, then run the C and Python examples
 #   make test       build, then run the Swift, C and Python tests
+#   make bench      release builds, then every benchmark: one table and build/bench.json
 #   make install    PREFIX=/usr/local: library, links, header, pkg-config file
 
 VERSION   := 0.1.0
@@ -28,7 +29,7 @@ SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
 
 SWIFT_SOURCES := $(shell find Sources -name '*.swift') Package.swift scripts/tca.map Makefile
 
-.PHONY: all lib demo test test-swift test-c test-python install clean
+.PHONY: all lib demo test test-swift test-c test-python bench install clean
 
 all: lib
 
@@ -90,6 +91,41 @@ test-python: lib $(VENV)/.installed
 	@echo "== Python tests"
 	TCA_LIBRARY=$(CURDIR)/$(LIB) $(VENV)/bin/python -m pytest -q bindings/python/tests
 
+# ---- benchmarks --------------------------------------------------------------------------------
+# make bench: release builds, then every benchmark, side by side with its alternative in one run:
+# one table on stdout and build/bench.json (docs/benchmarks.md). A quicker, rougher run:
+#   BENCH_SAMPLES=5 BENCH_SAMPLE_MS=10 make bench
+
+BENCH         := $(BUILD)/bench
+# NB: a scratch path of its own: the bench is built without the library's linker flags, and sharing
+# .build would make each build undo the other's.
+BENCH_SCRATCH := .build-bench
+BENCH_SWIFT   := $(SWIFT) build -c release --product SwiftBench --scratch-path $(BENCH_SCRATCH)
+# The C effect round trip is compiled in once tca.h declares the effect API.
+BENCH_CDEFS   := $(shell grep -q tca_store_set_effect_handler include/tca.h && echo -DBENCH_HAVE_EFFECTS)
+PYDUX         := pydux==0.2.2
+
+bench: lib $(BENCH)/SwiftBench $(BENCH)/cbench $(BENCH)/libbenchnoop.so $(VENV)/.bench
+	$(VENV)/bin/python Benchmarks/run.py --bench-dir $(BENCH) \
+	  --lib $(LIBDIR)/libtca.so.$(SOMAJOR) --out $(BUILD)/bench.json
+
+$(BENCH)/SwiftBench: $(SWIFT_SOURCES) $(wildcard Benchmarks/SwiftBench/*.swift)
+	$(BENCH_SWIFT)
+	mkdir -p $(BENCH)
+	cp "$$($(BENCH_SWIFT) --show-bin-path)/SwiftBench" $@
+
+$(BENCH)/libbenchnoop.so: Benchmarks/c/noop.c Benchmarks/c/noop.h
+	mkdir -p $(BENCH)
+	$(CC) $(CFLAGS) -O2 -fPIC -shared $< -o $@
+
+$(BENCH)/cbench: Benchmarks/c/bench.c Benchmarks/c/noop.h include/tca.h $(LIB) $(BENCH)/libbenchnoop.so
+	$(CC) $(CFLAGS) -O2 $(BENCH_CDEFS) -IBenchmarks/c $< -o $@ $(C_LINK) \
+	  -L$(BENCH) -lbenchnoop -Wl,-rpath,$(CURDIR)/$(BENCH)
+
+$(VENV)/.bench: $(VENV)/.installed
+	$(VENV)/bin/pip install --quiet $(PYDUX)
+	touch $@
+
 # ---- install -----------------------------------------------------------------------------------
 
 install: lib
@@ -102,4 +138,4 @@ install: lib
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tca.pc
 
 clean:
-	rm -rf $(BUILD) .build
+	rm -rf $(BUILD) .build $(BENCH_SCRATCH)

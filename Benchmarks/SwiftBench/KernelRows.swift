@@ -68,7 +68,7 @@ func kernelRows() {
       for _ in 0..<n { counterStore.send(.incrementButtonTapped) }
       blackHole(counterStore.state)
     },
-    alt: Candidate(label: "direct call doing the same mutation (floor)", kind: "floor") { n in
+    alt: Candidate(label: "direct call (floor)", kind: "floor") { n in
       for _ in 0..<n { directCounterIncrement(&counterState) }
       blackHole(counterState)
     })
@@ -89,7 +89,7 @@ func kernelRows() {
       }
       blackHole(todosStore.state)
     },
-    alt: Candidate(label: "direct call doing the same mutation (floor)", kind: "floor") { n in
+    alt: Candidate(label: "direct call (floor)", kind: "floor") { n in
       var id = 0
       for _ in 0..<n {
         directTodosToggle(&todosState, id: id)

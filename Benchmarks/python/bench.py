@@ -1,0 +1,217 @@
+"""The Python rows of `make bench` (docs/benchmarks.md): one JSON line per row on stdout.
+
+    TCA_LIBRARY=build/lib/libtca.so.0 build/venv/bin/python Benchmarks/python/bench.py \\
+        --noop build/bench/libbenchnoop.so
+
+`tca.Store.send` against two alternatives measured in the same run, samples interleaved:
+  - the floor: a ctypes call of a no-op C function taking one bytes argument (libbenchnoop.so);
+  - pydux, a pure-Python Redux-style store from PyPI, doing the same work with a Python reducer.
+Settings from the environment: BENCH_SAMPLES (default 15), BENCH_SAMPLE_MS (default 40).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import os
+import statistics
+import sys
+import time
+from typing import Any, Callable
+
+import pydux
+import tca
+
+SAMPLES = max(3, int(os.environ.get("BENCH_SAMPLES", "15")))
+SAMPLE_NS = max(1, int(os.environ.get("BENCH_SAMPLE_MS", "40"))) * 1_000_000
+
+# A body runs the workload n times (the loop is inside, so no extra call per iteration).
+Body = Callable[[int], None]
+
+
+class Candidate:
+    def __init__(self, label: str, kind: str, body: Body | None, na: str | None = None) -> None:
+        self.label, self.kind, self.body, self.na = label, kind, body, na
+
+
+def calibrate(body: Body) -> int:
+    body(1)
+    n = 1
+    while True:
+        start = time.perf_counter_ns()
+        body(n)
+        elapsed = time.perf_counter_ns() - start
+        if elapsed >= SAMPLE_NS // 8:
+            return max(1, int(n * SAMPLE_NS / max(elapsed, 1)))
+        n *= 10 if elapsed < SAMPLE_NS // 1000 else 2
+
+
+def measure(candidates: list[Candidate]) -> list[dict[str, Any]]:
+    """Measures the candidates with their samples interleaved, rotating the order each round."""
+    live = [c for c in candidates if c.na is None]
+    iterations = {id(c): calibrate(c.body) for c in live}  # type: ignore[arg-type]
+    per_op: dict[int, list[float]] = {id(c): [] for c in live}
+    for sample in range(SAMPLES):
+        order = live[sample % len(live):] + live[:sample % len(live)] if live else []
+        for c in order:
+            n = iterations[id(c)]
+            start = time.perf_counter_ns()
+            c.body(n)  # type: ignore[misc]
+            per_op[id(c)].append((time.perf_counter_ns() - start) / n)
+    sides = []
+    for c in candidates:
+        if c.na is not None:
+            sides.append({"label": c.label, "kind": c.kind, "na": c.na})
+            continue
+        values = per_op[id(c)]
+        sides.append({
+            "label": c.label, "kind": c.kind, "median": statistics.median(values),
+            "min": min(values), "max": max(values), "samples": len(values),
+            "iterations": iterations[id(c)],
+        })
+    return sides
+
+
+def emit(workload: str, ours: dict[str, Any], alt: dict[str, Any], note: str | None = None) -> None:
+    row = {"source": "python", "group": "Python", "workload": workload, "unit": "ns/op",
+           "ours": ours, "alt": alt}
+    if note:
+        row["note"] = note
+    print(json.dumps(row), flush=True)
+
+
+# -- the pure-Python Redux-style stores (pydux) ----------------------------------------------------
+
+def counter_reducer(state: dict[str, int] | None, action: dict[str, Any]) -> dict[str, int]:
+    if state is None:
+        state = {"count": 0}
+    kind = action["type"]
+    if kind == "incrementButtonTapped":
+        return {**state, "count": state["count"] + 1}
+    if kind == "decrementButtonTapped":
+        return {**state, "count": state["count"] - 1}
+    return state
+
+
+def todos_reducer(state: dict[str, Any] | None, action: dict[str, Any]) -> dict[str, Any]:
+    """Redux's canonical immutable toggle: a new list with one new todo."""
+    if state is None:
+        state = {"editMode": False, "filter": "all", "todos": []}
+    if action["type"] == "toggle":
+        target = action["id"]
+        return {
+            **state,
+            "todos": [
+                {**todo, "isComplete": not todo["isComplete"]} if todo["id"] == target else todo
+                for todo in state["todos"]
+            ],
+        }
+    return state
+
+
+def make_todos(count: int) -> dict[str, Any]:
+    """The same 1,000 todos as the Swift and C benchmarks."""
+    chores = ["Buy milk and bread", "Call the plumber", "Water the plants", "Pay the bills",
+              "Walk the dog", "Book the flights", "Fix the bike", "Read a chapter"]
+    todos = []
+    for i in range(count):
+        text = f"{chores[i % len(chores)]} (item {i})"
+        if i % 10 == 3:
+            text += " at the café"
+        if i % 25 == 7:
+            text += ' "soon"\t!'
+        todos.append({"description": text, "id": i, "isComplete": i % 3 == 0})
+    return {"editMode": False, "filter": "all", "todos": todos}
+
+
+# SWITCH-ON (todos): once tca.features() lists "todos", the toggle row measures tca.Store too.
+# The store starts from the snapshot `make_todos(1000)`; TODOS_TOGGLE is the toggle action in the
+# wire format (adjust both to the feature's real shapes: a mismatch prints "na" with the error).
+def TODOS_TOGGLE(todo_id: int) -> dict[str, Any]:
+    return {"todos": {"element": {"id": todo_id, "action": "toggleCompleted"}}}
+
+
+def todos_store(state: dict[str, Any]) -> tuple[tca.Store | None, str | None]:
+    if "todos" not in {f["name"] for f in tca.features()}:
+        return None, "needs the todos feature"
+    try:
+        store = tca.Store("todos", state)
+        store.send(TODOS_TOGGLE(0))
+        store.send(TODOS_TOGGLE(0))
+        return store, None
+    except tca.TCAError as error:
+        return None, f"todos store: {error}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--noop", required=True, help="path of libbenchnoop.so")
+    args = parser.parse_args()
+
+    noop = ctypes.CDLL(args.noop).bench_noop_bytes
+    noop.argtypes = [ctypes.c_char_p]
+    noop.restype = ctypes.c_int
+
+    action = "incrementButtonTapped"
+    action_bytes = json.dumps(action).encode()
+    store = tca.Store("counter")
+    redux = pydux.create_store(counter_reducer)
+
+    def tca_send(n: int) -> None:
+        send = store.send
+        for _ in range(n):
+            send(action)
+
+    def ctypes_floor(n: int) -> None:
+        call = noop
+        for _ in range(n):
+            call(action_bytes)
+
+    def pydux_dispatch(n: int) -> None:
+        dispatch = redux.dispatch
+        message = {"type": action}
+        for _ in range(n):
+            dispatch(message)
+
+    print("  Python: Store.send, counter", file=sys.stderr)
+    ours, floor, pure = measure([
+        Candidate("tca.Store.send", "ours", tca_send),
+        Candidate("ctypes no-op call (floor)", "floor",
+                  ctypes_floor),
+        Candidate("pydux dispatch", "competitor",
+                  pydux_dispatch),
+    ])
+    if store.state["count"] <= 0 or redux.get_state()["count"] <= 0:
+        sys.exit("bench.py: a counter did not count")
+    emit("Store.send, counter, vs the ctypes floor", ours, floor)
+    emit("Store.send, counter, vs pydux", ours, pure)
+    store.close()
+
+    state = make_todos(1000)
+    tstore, why = todos_store(state)
+    redux_todos = pydux.create_store(todos_reducer, state)
+
+    def tca_toggle(n: int) -> None:
+        send = tstore.send  # type: ignore[union-attr]
+        for i in range(n):
+            send(TODOS_TOGGLE(i % 1000))
+
+    def pydux_toggle(n: int) -> None:
+        dispatch = redux_todos.dispatch
+        for i in range(n):
+            dispatch({"type": "toggle", "id": i % 1000})
+
+    print("  Python: Store.send toggling one of 1,000 todos", file=sys.stderr)
+    ours, pure = measure([
+        Candidate("tca.Store.send", "ours", tca_toggle if tstore else None, why),
+        Candidate("pydux dispatch", "competitor", pydux_toggle),
+    ])
+    emit("Store.send toggling one of 1,000 todos, vs pydux", ours, pure,
+         note="ids visited in turn, 0…999; action built per call on both sides")
+    if tstore:
+        tstore.close()
+
+
+if __name__ == "__main__":
+    main()
