@@ -53,75 +53,107 @@ def reading_of(row: dict[str, Any], ratio: float | None) -> str:
         return ""
     kind = row["alt"]["kind"]
     if kind == "competitor":
-        return f"{1 / ratio:.1f}x faster" if ratio < 1 else f"{ratio:.1f}x slower"
+        return f"{number(1 / ratio)}x faster" if ratio < 1 else f"{number(ratio)}x slower"
     if kind == "floor":
-        return f"{ratio:.1f}x the floor" if ratio >= 1 else f"{1 / ratio:.1f}x under the floor"
+        extra = row["ours"]["median"] - row["alt"]["median"]
+        sign = "+" if extra >= 0 else "-"
+        return f"{number(ratio)}x the floor ({sign}{figure(abs(extra), row['unit'])})"
     if kind == "baseline":
         change = (ratio - 1) * 100
-        return "stable" if abs(change) < 5 else f"{change:+.0f}%"
-    return f"{ratio:.1f}x the reference"
+        return "stable (within 5%)" if abs(change) < 5 else f"{change:+.0f}%"
+    return f"{number(ratio)}x the reference"
+
+
+def target_of(row: dict[str, Any]) -> str:
+    """The issue's target for this row, if it states one, and whether this run meets it."""
+    target = row.get("target")
+    if not target:
+        return ""
+    if "speedup" in target:
+        wanted, text = target["speedup"], f">={target['speedup']:g}x faster"
+        met = row["ratio"] is not None and row["ratio"] <= 1 / wanted
+    elif "ours_max" in target:
+        text = f"<={figure(target['ours_max'], row['unit'])}"
+        met = "median" in row["ours"] and row["ours"]["median"] <= target["ours_max"]
+    else:
+        return ""
+    if "median" not in row["ours"]:
+        return f"{text}: n/a"
+    return f"{text}: {'met' if met else 'not yet'}"
+
+
+SCALES = {"ns/op": ((1e9, "s"), (1e6, "ms"), (1e3, "µs"), (1, "ns")),
+          "bytes": ((1, "B"),),
+          "KiB": ((1024, "MiB"), (1, "KiB"))}
+
+
+def scale_for(value: float, unit: str) -> tuple[float, str]:
+    for scale, suffix in SCALES.get(unit, ((1, unit),)):
+        if value >= scale * (10 if unit == "KiB" else 1):
+            return scale, suffix
+    return SCALES.get(unit, ((1, unit),))[-1]
+
+
+def number(value: float) -> str:
+    return f"{value:.0f}" if value >= 100 else f"{value:.3g}"
 
 
 def figure(value: float, unit: str) -> str:
-    if unit == "ns/op":
-        for scale, suffix in ((1e9, "s"), (1e6, "ms"), (1e3, "us")):
-            if value >= scale:
-                return f"{value / scale:.3g} {suffix}"
-        return f"{value:.3g} ns"
-    if unit == "bytes":
-        return f"{value:.0f} B"
-    if unit == "KiB":
-        return f"{value / 1024:.1f} MiB" if value >= 10240 else f"{value:.0f} KiB"
-    return f"{value:.3g} {unit}"
+    scale, suffix = scale_for(value, unit)
+    return f"{number(value / scale)} {suffix}"
 
 
-def side_text(side: dict[str, Any], unit: str) -> str:
+def side_text(side: dict[str, Any], unit: str, footnote: int | None = None) -> str:
     if "na" in side:
-        return f"n/a ({side['na']})"
-    text = figure(side["median"], unit)
+        return f"n/a [{footnote}]"
+    scale, suffix = scale_for(side["median"], unit)
+    text = f"{number(side['median'] / scale)} {suffix}"
     if side["samples"] > 1:
-        text += f" [{figure(side['min'], unit)}-{figure(side['max'], unit)}]"
+        text += f" ({number(side['min'] / scale)}–{number(side['max'] / scale)})"
     return text
 
 
 def print_table(rows: list[dict[str, Any]], settings: dict[str, Any]) -> None:
-    headers = ["workload", "ours", "", "alternative", "", "ours/alt", "reading"]
+    headers = ["workload", "ours", "median (min–max)", "alternative", "median (min–max)",
+               "ours/alt", "reading", "target"]
     table: list[list[str]] = []
     notes: list[str] = []
     groups: list[tuple[str, list[list[str]]]] = []
+
+    def footnote(text: str) -> int:
+        notes.append(text)
+        return len(notes)
+
     for group in GROUP_ORDER + sorted({r["group"] for r in rows} - set(GROUP_ORDER)):
         lines = []
         for row in (r for r in rows if r["group"] == group):
             workload = row["workload"]
             if row.get("note"):
-                notes.append(row["note"])
-                workload += f" [{len(notes)}]"
+                workload += f" [{footnote(row['note'])}]"
+            sides = []
+            for side in (row["ours"], row["alt"]):
+                mark = footnote(f"n/a: {side['na']}") if "na" in side else None
+                sides.append(side_text(side, row["unit"], mark))
             ratio = row["ratio"]
             line = [
                 workload,
-                row["ours"]["label"], side_text(row["ours"], row["unit"]),
-                row["alt"]["label"], side_text(row["alt"], row["unit"]),
-                "-" if ratio is None else f"{ratio:.3g}",
-                row["reading"],
+                row["ours"]["label"], sides[0],
+                row["alt"]["label"], sides[1],
+                "-" if ratio is None else number(ratio),
+                row["reading"], target_of(row),
             ]
             lines.append(line)
             table.append(line)
         if lines:
             groups.append((group, lines))
     widths = [max(len(h), *(len(line[i]) for line in table)) for i, h in enumerate(headers)]
-    # NB: an n/a side can be long; let it overflow its column rather than widen every row.
-    widths[2] = min(widths[2], 30)
-    widths[4] = min(widths[4], 30)
 
     def render(cells: list[str]) -> str:
-        out = ""
-        for i, cell in enumerate(cells):
-            out += cell.ljust(widths[i]) + ("  " if i < len(cells) - 1 else "")
-        return out.rstrip()
+        return "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(cells)).rstrip()
 
     print()
-    print(f"libtca benchmarks: median of {settings['samples']} samples [min-max] per figure; "
-          f"ratio = ours / alternative (medians, same run)")
+    print(f"libtca benchmarks: each figure is the median of {settings['samples']} samples "
+          f"(min–max); ours/alt compares medians measured in the same run")
     print(render(headers))
     for group, lines in groups:
         print(f"-- {group}")
@@ -174,9 +206,10 @@ def main() -> None:
 
     bench = (ROOT / args.bench_dir).resolve()
     lib = (ROOT / args.lib).resolve()
-    env = dict(os.environ, TCA_LIBRARY=str(lib))
-    settings = {"samples": max(3, int(os.environ.get("BENCH_SAMPLES", "15"))),
-                "sample_ms": max(1, int(os.environ.get("BENCH_SAMPLE_MS", "40")))}
+    settings = {"samples": max(3, int(os.environ.get("BENCH_SAMPLES", "31"))),
+                "sample_ms": max(1, int(os.environ.get("BENCH_SAMPLE_MS", "120")))}
+    env = dict(os.environ, TCA_LIBRARY=str(lib), BENCH_SAMPLES=str(settings["samples"]),
+               BENCH_SAMPLE_MS=str(settings["sample_ms"]))
     programs = {
         "swift": [str(bench / "SwiftBench")],
         "c": [str(bench / "cbench")],
@@ -196,6 +229,7 @@ def main() -> None:
     for row in rows:
         row["ratio"] = ratio_of(row)
         row["reading"] = reading_of(row, row["ratio"])
+        row["target_status"] = target_of(row)
     rows.sort(key=lambda r: GROUP_ORDER.index(r["group"]) if r["group"] in GROUP_ORDER else 99)
 
     print_table(rows, settings)

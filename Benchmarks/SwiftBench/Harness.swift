@@ -2,8 +2,8 @@
 // medians with min and max, one JSON line per row on stdout (read by Benchmarks/run.py).
 //
 // Settings come from the environment, the same for the C and Python benchmarks:
-//   BENCH_SAMPLES    samples per candidate (default 15)
-//   BENCH_SAMPLE_MS  target length of one sample in milliseconds (default 40)
+//   BENCH_SAMPLES    samples per candidate (default 31)
+//   BENCH_SAMPLE_MS  target length of one sample in milliseconds (default 120)
 
 import Foundation
 
@@ -20,8 +20,8 @@ func nowNanos() -> UInt64 {
 }
 
 enum Settings {
-  static let samples = max(3, environmentInt("BENCH_SAMPLES") ?? 15)
-  static let sampleNanos = UInt64(max(1, environmentInt("BENCH_SAMPLE_MS") ?? 40)) * 1_000_000
+  static let samples = max(3, environmentInt("BENCH_SAMPLES") ?? 31)
+  static let sampleNanos = UInt64(max(1, environmentInt("BENCH_SAMPLE_MS") ?? 120)) * 1_000_000
 
   private static func environmentInt(_ name: String) -> Int? {
     ProcessInfo.processInfo.environment[name].flatMap { Int($0) }
@@ -73,7 +73,13 @@ func calibrate(_ body: (Int) -> Void) -> Int {
 
 /// Measures both candidates, their samples interleaved (ABBA…) so that drift in the machine's load
 /// falls on both alike, and prints the row.
-func measureRow(group: String, workload: String, note: String? = nil, ours: Candidate, alt: Candidate) {
+///
+/// `target`: the goal for the row, checked by run.py: `["speedup": 10]` (at least 10× the
+/// competitor) or `["ours_max": 100]` (our median at most 100 of the row's unit).
+func measureRow(
+  group: String, workload: String, note: String? = nil, target: [String: Double]? = nil,
+  ours: Candidate, alt: Candidate
+) {
   FileHandle.standardError.write("  \(group): \(workload)\n".data(using: .utf8)!)
   let candidates = [ours, alt]
   let iterations = candidates.map { calibrate($0.body) }
@@ -89,7 +95,7 @@ func measureRow(group: String, workload: String, note: String? = nil, ours: Cand
     }
   }
   emitRow(
-    group: group, workload: workload, unit: "ns/op", note: note,
+    group: group, workload: workload, unit: "ns/op", note: note, target: target,
     ours: side(ours, Stats(perOp[0], iterations: iterations[0])),
     alt: side(alt, Stats(perOp[1], iterations: iterations[1])))
 }
@@ -107,13 +113,14 @@ func unavailable(_ label: String, kind: String = "ours", needs reason: String) -
 }
 
 func emitRow(
-  group: String, workload: String, unit: String, note: String?,
+  group: String, workload: String, unit: String, note: String?, target: [String: Double]? = nil,
   ours: [String: Any], alt: [String: Any]
 ) {
   var row: [String: Any] = [
     "source": "swift", "group": group, "workload": workload, "unit": unit, "ours": ours, "alt": alt,
   ]
   if let note { row["note"] = note }
+  if let target { row["target"] = target }
   let data = try! JSONSerialization.data(withJSONObject: row, options: [.sortedKeys])
   FileHandle.standardOutput.write(data)
   FileHandle.standardOutput.write("\n".data(using: .utf8)!)

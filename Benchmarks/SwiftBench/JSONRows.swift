@@ -20,7 +20,7 @@ func jsonRows() {
   } catch { fail("small action: \(error)") }
 
   measureRow(
-    group: group, workload: "decode small action \(smallText) into an enum",
+    group: group, workload: "decode small action \(smallText)", target: ["speedup": 10],
     ours: Candidate(label: "JSON.JSONDecoder") { n in
       let decoder = JSON.JSONDecoder()
       for _ in 0..<n { blackHole(try? decoder.decode(TodosAction.self, from: smallBytes)) }
@@ -46,7 +46,7 @@ func jsonRows() {
   let size = "\(stateBytes.count / 1024) KB of JSON (Foundation writes \(stateData.count / 1024) KB)"
 
   measureRow(
-    group: group, workload: "encode 1,000-todo state", note: size,
+    group: group, workload: "encode 1,000-todo state", note: size, target: ["speedup": 10],
     ours: Candidate(label: "JSON.JSONEncoder") { n in
       let encoder = JSON.JSONEncoder()
       for _ in 0..<n { blackHole(try? encoder.encode(state)) }
@@ -56,7 +56,7 @@ func jsonRows() {
     })
 
   measureRow(
-    group: group, workload: "decode 1,000-todo state", note: size,
+    group: group, workload: "decode 1,000-todo state", note: size, target: ["speedup": 10],
     ours: Candidate(label: "JSON.JSONDecoder") { n in
       let decoder = JSON.JSONDecoder()
       for _ in 0..<n { blackHole(try? decoder.decode(TodosState.self, from: stateBytes)) }

@@ -63,7 +63,7 @@ func kernelRows() {
   let counterStore = Store(initialState: Counter.State(), reducer: Counter())
   var counterState = Counter.State()
   measureRow(
-    group: group, workload: "Store.send per action, counter (Swift)",
+    group: group, workload: "Store.send, counter", target: ["ours_max": 100],
     ours: Candidate(label: "Store.send") { n in
       for _ in 0..<n { counterStore.send(.incrementButtonTapped) }
       blackHole(counterStore.state)
@@ -77,10 +77,10 @@ func kernelRows() {
   let todos = makeTodos(1_000).todos
   let todosStore = Store(initialState: BenchTodos.State(todos: todos), reducer: BenchTodos())
   var todosState = BenchTodos.State(todos: todos)
-  let mark = todosUseForEach ? "forEach" : "(plain array until forEach lands)"
+  let mark = todosUseForEach ? "via forEach" : "(plain array until forEach lands)"
   measureRow(
-    group: group, workload: "Store.send toggling one of 1,000 todos \(mark)",
-    note: "ids visited in turn, 0…999; the floor does the same lookup by id",
+    group: group, workload: "Store.send, toggle 1 of 1,000 todos \(mark)",
+    note: "native Swift; ids visited in turn, 0…999; the floor does the same lookup by id",
     ours: Candidate(label: "Store.send") { n in
       var id = 0
       for _ in 0..<n {

@@ -6,7 +6,7 @@
 `tca.Store.send` against two alternatives measured in the same run, samples interleaved:
   - the floor: a ctypes call of a no-op C function taking one bytes argument (libbenchnoop.so);
   - pydux, a pure-Python Redux-style store from PyPI, doing the same work with a Python reducer.
-Settings from the environment: BENCH_SAMPLES (default 15), BENCH_SAMPLE_MS (default 40).
+Settings from the environment: BENCH_SAMPLES (default 31), BENCH_SAMPLE_MS (default 120).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from typing import Any, Callable
 import pydux
 import tca
 
-SAMPLES = max(3, int(os.environ.get("BENCH_SAMPLES", "15")))
-SAMPLE_NS = max(1, int(os.environ.get("BENCH_SAMPLE_MS", "40"))) * 1_000_000
+SAMPLES = max(3, int(os.environ.get("BENCH_SAMPLES", "31")))
+SAMPLE_NS = max(1, int(os.environ.get("BENCH_SAMPLE_MS", "120"))) * 1_000_000
 
 # A body runs the workload n times (the loop is inside, so no extra call per iteration).
 Body = Callable[[int], None]
@@ -184,8 +184,8 @@ def main() -> None:
     ])
     if store.state["count"] <= 0 or redux.get_state()["count"] <= 0:
         sys.exit("bench.py: a counter did not count")
-    emit("Store.send, counter, vs the ctypes floor", ours, floor)
-    emit("Store.send, counter, vs pydux", ours, pure)
+    emit("Store.send, counter", ours, floor)
+    emit("Store.send, counter", ours, pure)
     store.close()
 
     state = make_todos(1000)
@@ -207,7 +207,7 @@ def main() -> None:
         Candidate("tca.Store.send", "ours", tca_toggle if tstore else None, why),
         Candidate("pydux dispatch", "competitor", pydux_toggle),
     ])
-    emit("Store.send toggling one of 1,000 todos, vs pydux", ours, pure,
+    emit("Store.send, toggle 1 of 1,000 todos", ours, pure,
          note="ids visited in turn, 0…999; action built per call on both sides")
     if tstore:
         tstore.close()
