@@ -189,7 +189,7 @@ def metadata(settings: dict[str, Any], seconds: float, load_before: list[float])
         "load_average_before": load_before,
         "load_average_after": list(os.getloadavg()),
         "python": platform.python_version(),
-        "swift": (command_output(["swift", "--version"]) or "").splitlines()[0:1],
+        "swift": next(iter((command_output(["swift", "--version"]) or "").splitlines()), None),
         "settings": settings,
         "seconds": round(seconds, 1),
     }
@@ -206,7 +206,7 @@ def main() -> None:
 
     bench = (ROOT / args.bench_dir).resolve()
     lib = (ROOT / args.lib).resolve()
-    settings = {"samples": max(3, int(os.environ.get("BENCH_SAMPLES", "31"))),
+    settings = {"samples": max(3, int(os.environ.get("BENCH_SAMPLES", "41"))),
                 "sample_ms": max(1, int(os.environ.get("BENCH_SAMPLE_MS", "120")))}
     env = dict(os.environ, TCA_LIBRARY=str(lib), BENCH_SAMPLES=str(settings["samples"]),
                BENCH_SAMPLE_MS=str(settings["sample_ms"]))

@@ -2,7 +2,7 @@
 // medians with min and max, one JSON line per row on stdout (read by Benchmarks/run.py).
 //
 // Settings come from the environment, the same for the C and Python benchmarks:
-//   BENCH_SAMPLES    samples per candidate (default 31)
+//   BENCH_SAMPLES    samples per candidate (default 41)
 //   BENCH_SAMPLE_MS  target length of one sample in milliseconds (default 120)
 
 import Foundation
@@ -20,7 +20,7 @@ func nowNanos() -> UInt64 {
 }
 
 enum Settings {
-  static let samples = max(3, environmentInt("BENCH_SAMPLES") ?? 31)
+  static let samples = max(3, environmentInt("BENCH_SAMPLES") ?? 41)
   static let sampleNanos = UInt64(max(1, environmentInt("BENCH_SAMPLE_MS") ?? 120)) * 1_000_000
 
   private static func environmentInt(_ name: String) -> Int? {

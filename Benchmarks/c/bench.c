@@ -5,7 +5,7 @@
  *   build/bench/cbench        C ABI rows (send, state reads, effect round trip)
  *   build/bench/cbench mem    memory rows (bytes per idle store, RSS across 1,000,000 sends)
  *
- * Settings from the environment: BENCH_SAMPLES (default 31), BENCH_SAMPLE_MS (default 120).
+ * Settings from the environment: BENCH_SAMPLES (default 41), BENCH_SAMPLE_MS (default 120).
  *
  * Rows that need parts of libtca that have not landed print "na" with what they need; they switch
  * on by themselves (look for SWITCH-ON below):
@@ -28,7 +28,7 @@
 
 /* ---- settings, clock, output ------------------------------------------------------------------ */
 
-static int g_samples = 31;
+static int g_samples = 41;
 static uint64_t g_sample_ns = 120000000;
 static double g_timer_overhead_ns; /* one empty now_ns() pair, subtracted by per-call timing */
 

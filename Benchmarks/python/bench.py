@@ -6,7 +6,7 @@
 `tca.Store.send` against two alternatives measured in the same run, samples interleaved:
   - the floor: a ctypes call of a no-op C function taking one bytes argument (libbenchnoop.so);
   - pydux, a pure-Python Redux-style store from PyPI, doing the same work with a Python reducer.
-Settings from the environment: BENCH_SAMPLES (default 31), BENCH_SAMPLE_MS (default 120).
+Settings from the environment: BENCH_SAMPLES (default 41), BENCH_SAMPLE_MS (default 120).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any, Callable
 import pydux
 import tca
 
-SAMPLES = max(3, int(os.environ.get("BENCH_SAMPLES", "31")))
+SAMPLES = max(3, int(os.environ.get("BENCH_SAMPLES", "41")))
 SAMPLE_NS = max(1, int(os.environ.get("BENCH_SAMPLE_MS", "120"))) * 1_000_000
 
 # A body runs the workload n times (the loop is inside, so no extra call per iteration).
