@@ -9,13 +9,6 @@ private enum Action: Codable, Equatable {
   enum Child: Codable, Equatable { case searchQueryChanged(String) }
 }
 
-private func decode<T: Decodable>(_ type: T.Type, _ text: String) throws(JSONError) -> T {
-  try JSONDecoder().decode(type, from: Array(text.utf8))
-}
-
-private func encode<T: Encodable>(_ value: T) throws -> String {
-  String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
-}
 
 @Test func synthesizedAndShortActionForms() throws {
   #expect(try decode(Action.self, #"{"increment":{}}"#) == .increment)
