@@ -37,6 +37,18 @@ enum NumberParsing {
     return value
   }
 
+  /// Whether `text` is a whole number (`3`, `3.0`, `3e5`, not `3.5` or `3e-1`), whatever its size.
+  static func isWhole(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    let parts = Parts(text)
+    let point = parts.integerDigits.count + parts.exponent
+    var k = max(point, 0)
+    while k < parts.digitCount {
+      if parts.digit(k) != 0 { return false }
+      k += 1
+    }
+    return true
+  }
+
   /// The slow path of ``integer(_:from:flags:)``: a number with a fraction or an exponent.
   private static func exactInteger<T: FixedWidthInteger>(
     _ type: T.Type, from text: UnsafeBufferPointer<UInt8>

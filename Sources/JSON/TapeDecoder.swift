@@ -130,8 +130,7 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
     if let value = NumberParsing.integer(type, from: document.pointee.text(at: index), flags: token.flags) {
       return value
     }
-    let whole = NumberParsing.double(from: document.pointee.text(at: index), flags: token.flags)
-      .map { $0 == $0.rounded(.towardZero) } ?? true
+    let whole = NumberParsing.isWhole(document.pointee.text(at: index))
     throw mismatch(whole ? "an integer in \(T.self)'s range" : "an integer")
   }
 
