@@ -382,7 +382,8 @@ struct ScalarKeyedContainer<Key: CodingKey>: TapeKeyedContainer {
     if let caseKey {
       guard key.stringValue == caseKey.stringValue else {
         throw JSONError(
-          .shape, path: document.pointee.pointer(to: index), "missing member \(quoted(key.stringValue))")
+          .shape, path: document.pointee.pointer(to: index),
+          "missing member \(quoted(key.stringValue))")
       }
       return TapeDecoder(document, at: index, form: .emptyObject)
     }
@@ -440,7 +441,9 @@ struct ArrayContainer: UnkeyedDecodingContainer {
   }
 
   mutating func decodeNil() throws -> Bool {
-    guard position < elementCount, document.pointee[Int(element)].kind == .null else { return false }
+    guard position < elementCount, document.pointee[Int(element)].kind == .null else {
+      return false
+    }
     _ = try next()
     return true
   }

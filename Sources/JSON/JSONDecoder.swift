@@ -4,7 +4,7 @@
 /// (docs/wire-format.md): a bare string for an enum case without payload (`"increment"`) and the
 /// bare value for a single unlabeled payload (`{"setCount":5}`).
 ///
-///     let action = try JSONDecoder().decode(Counter.Action.self, from: Array(#""increment""#.utf8))
+///     let action = try JSONDecoder().decode(Action.self, from: Array(#""increment""#.utf8))
 ///
 /// NB: it reads in two steps. The ``Scanner`` checks the whole text and lays its values on a
 /// tape (one allocation); then `init(from:)` reads from the tape and the bytes directly, with no

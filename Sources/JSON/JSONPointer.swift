@@ -193,7 +193,8 @@ public enum JSONPointer {
   /// The scalar at `start` for an error message: its text, cut after 20 bytes.
   private static func brief(at start: Int, of buffer: UnsafeBufferPointer<UInt8>) -> String {
     let end = skipValue(in: buffer, from: start) ?? buffer.count
-    let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<min(end, start + 20)]), as: UTF8.self)
+    let text = String(
+      decoding: UnsafeBufferPointer(rebasing: buffer[start..<min(end, start + 20)]), as: UTF8.self)
     return end - start > 20 ? text + "…" : text
   }
 }

@@ -21,7 +21,8 @@ public enum JSONValue: Equatable, Sendable {
     case let (.string(a), .string(b)): return a == b
     case let (.array(a), .array(b)): return a == b
     case let (.object(a), .object(b)):
-      return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+      return a.count == b.count
+        && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     default: return false
     }
   }

@@ -20,7 +20,8 @@ enum NumberParsing {
       guard T.isSigned else { return text.count == 2 && text[1] == ASCII.zero ? 0 : nil }
       while i < text.count {
         let (times10, o1) = value.multipliedReportingOverflow(by: 10)
-        let (next, o2) = times10.subtractingReportingOverflow(T(truncatingIfNeeded: text[i] &- ASCII.zero))
+        let (next, o2) = times10.subtractingReportingOverflow(
+          T(truncatingIfNeeded: text[i] &- ASCII.zero))
         guard !o1 && !o2 else { return nil }
         value = next
         i += 1
@@ -28,7 +29,8 @@ enum NumberParsing {
     } else {
       while i < text.count {
         let (times10, o1) = value.multipliedReportingOverflow(by: 10)
-        let (next, o2) = times10.addingReportingOverflow(T(truncatingIfNeeded: text[i] &- ASCII.zero))
+        let (next, o2) = times10.addingReportingOverflow(
+          T(truncatingIfNeeded: text[i] &- ASCII.zero))
         guard !o1 && !o2 else { return nil }
         value = next
         i += 1
@@ -101,7 +103,8 @@ enum NumberParsing {
 
   /// The value of `text` as a `Float`, or nil when it is beyond `Float`'s range.
   static func float(from text: UnsafeBufferPointer<UInt8>, flags: UInt8) -> Float? {
-    if flags & Token.integer != 0, text.count <= 8, let small = integer(Int32.self, from: text, flags: flags),
+    if flags & Token.integer != 0, text.count <= 8,
+      let small = integer(Int32.self, from: text, flags: flags),
       small.magnitude < 1 << 24
     {
       return flags & Token.negative != 0 && small == 0 ? -0.0 : Float(small)
@@ -161,7 +164,8 @@ enum NumberParsing {
     var digitCount: Int { integerDigits.count + fractionDigits.count }
 
     func digit(_ k: Int) -> UInt8 {
-      let byte = k < integerDigits.count ? integerDigits[k] : fractionDigits[k - integerDigits.count]
+      let byte =
+        k < integerDigits.count ? integerDigits[k] : fractionDigits[k - integerDigits.count]
       return byte &- ASCII.zero
     }
 

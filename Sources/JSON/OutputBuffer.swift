@@ -200,24 +200,21 @@ struct OutputBuffer: ~Copyable {
       rest /= 10
       length += 1
     }
-    // NB: two digits a step, from the right.
-    let pairs: StaticString =
-      "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849505152535455565758596061626364656667686970717273747576777879808182838485868788899091929394959697989900"
-    let table = pairs.utf8Start
+    // NB: two digits a step, from the right (a division by a constant is a multiplication).
     var position = count + length
     rest = value
     while rest >= 100 {
-      let pair = Int(rest % 100) * 2
+      let pair = UInt8(truncatingIfNeeded: rest % 100)
       rest /= 100
       position -= 2
-      base[position] = table[pair]
-      base[position + 1] = table[pair + 1]
+      base[position] = ASCII.zero &+ pair / 10
+      base[position + 1] = ASCII.zero &+ pair % 10
     }
     if rest >= 10 {
-      let pair = Int(rest) * 2
+      let pair = UInt8(truncatingIfNeeded: rest)
       position -= 2
-      base[position] = table[pair]
-      base[position + 1] = table[pair + 1]
+      base[position] = ASCII.zero &+ pair / 10
+      base[position + 1] = ASCII.zero &+ pair % 10
     } else {
       position -= 1
       base[position] = ASCII.zero &+ UInt8(truncatingIfNeeded: rest)
@@ -228,7 +225,8 @@ struct OutputBuffer: ~Copyable {
   /// Appends a finite `Double` in its shortest form that reads back to the same value; whole
   /// numbers below 10^15 without a fraction (`3`, not `3.0`), as Foundation writes them.
   mutating func appendDouble(_ value: Double) {
-    if value.magnitude < 1e15, value == value.rounded(.towardZero) {
+    // NB: `Int64(value)` truncates; no `rounded()`, which would need libm.
+    if value.magnitude < 1e15, Double(Int64(value)) == value {
       if value == 0 && value.sign == .minus {
         append("-0")
       } else {
@@ -241,7 +239,7 @@ struct OutputBuffer: ~Copyable {
 
   /// Appends a finite `Float` in its shortest form that reads back to the same value.
   mutating func appendFloat(_ value: Float) {
-    if value.magnitude < 1e7, value == value.rounded(.towardZero) {
+    if value.magnitude < 1e7, Float(Int32(value)) == value {
       if value == 0 && value.sign == .minus {
         append("-0")
       } else {

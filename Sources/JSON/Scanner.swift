@@ -186,7 +186,9 @@ struct Scanner {
     var flags: UInt8 = 0
     while true {
       if let raw {
-        while i + 8 <= end, !ASCII.hasSpecialByte(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
+        while i + 8 <= end,
+          !ASCII.hasSpecialByte(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        {
           i += 8
         }
       }
@@ -495,8 +497,9 @@ func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>
   var i = 0
   if let pa = UnsafeRawPointer(a.baseAddress), let pb = UnsafeRawPointer(b.baseAddress) {
     while i + 8 <= a.count {
-      guard pa.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        == pb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      guard
+        pa.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+          == pb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
       else { return false }
       i += 8
     }

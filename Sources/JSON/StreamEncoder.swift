@@ -25,7 +25,8 @@ struct StreamEncoder: Encoder, SingleValueEncodingContainer {
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    UnkeyedStreamContainer(state, frame: state.pointee.open(isObject: false, slot: slot, depth: depth))
+    UnkeyedStreamContainer(
+      state, frame: state.pointee.open(isObject: false, slot: slot, depth: depth))
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer { self }
@@ -159,20 +160,40 @@ struct KeyedStreamContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     state.pointee.out.appendInteger(value)
   }
 
-  mutating func encode(_ value: Int, forKey key: Key) throws { try encodeInteger(value, forKey: key) }
-  mutating func encode(_ value: Int8, forKey key: Key) throws { try encodeInteger(value, forKey: key) }
-  mutating func encode(_ value: Int16, forKey key: Key) throws { try encodeInteger(value, forKey: key) }
-  mutating func encode(_ value: Int32, forKey key: Key) throws { try encodeInteger(value, forKey: key) }
-  mutating func encode(_ value: Int64, forKey key: Key) throws { try encodeInteger(value, forKey: key) }
+  mutating func encode(_ value: Int, forKey key: Key) throws {
+    try encodeInteger(value, forKey: key)
+  }
+  mutating func encode(_ value: Int8, forKey key: Key) throws {
+    try encodeInteger(value, forKey: key)
+  }
+  mutating func encode(_ value: Int16, forKey key: Key) throws {
+    try encodeInteger(value, forKey: key)
+  }
+  mutating func encode(_ value: Int32, forKey key: Key) throws {
+    try encodeInteger(value, forKey: key)
+  }
+  mutating func encode(_ value: Int64, forKey key: Key) throws {
+    try encodeInteger(value, forKey: key)
+  }
   @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
   mutating func encode(_ value: Int128, forKey key: Key) throws {
     try encodeInteger(value, forKey: key)
   }
-  mutating func encode(_ value: UInt, forKey key: Key) throws { try encodeInteger(value, forKey: key) }
-  mutating func encode(_ value: UInt8, forKey key: Key) throws { try encodeInteger(value, forKey: key) }
-  mutating func encode(_ value: UInt16, forKey key: Key) throws { try encodeInteger(value, forKey: key) }
-  mutating func encode(_ value: UInt32, forKey key: Key) throws { try encodeInteger(value, forKey: key) }
-  mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeInteger(value, forKey: key) }
+  mutating func encode(_ value: UInt, forKey key: Key) throws {
+    try encodeInteger(value, forKey: key)
+  }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws {
+    try encodeInteger(value, forKey: key)
+  }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws {
+    try encodeInteger(value, forKey: key)
+  }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws {
+    try encodeInteger(value, forKey: key)
+  }
+  mutating func encode(_ value: UInt64, forKey key: Key) throws {
+    try encodeInteger(value, forKey: key)
+  }
   @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
   mutating func encode(_ value: UInt128, forKey key: Key) throws {
     try encodeInteger(value, forKey: key)
@@ -209,7 +230,9 @@ struct KeyedStreamContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   private func superEncoder(named name: String) -> any Encoder {
-    guard state.pointee.enter(frame) else { return StreamEncoder(state, depth: UInt32(Int32.max), slot: 0) }
+    guard state.pointee.enter(frame) else {
+      return StreamEncoder(state, depth: UInt32(Int32.max), slot: 0)
+    }
     var name = name
     name.withUTF8 { state.pointee.writeKey(utf8: $0, in: frame, keyType: Key.self) }
     return StreamEncoder(state, depth: frame.index + 1, slot: state.pointee.newSlot())
@@ -311,7 +334,9 @@ struct UnkeyedStreamContainer: UnkeyedEncodingContainer {
   }
 
   mutating func superEncoder() -> any Encoder {
-    guard (try? begin()) != nil else { return StreamEncoder(state, depth: UInt32(Int32.max), slot: 0) }
+    guard (try? begin()) != nil else {
+      return StreamEncoder(state, depth: UInt32(Int32.max), slot: 0)
+    }
     return StreamEncoder(state, depth: frame.index + 1, slot: state.pointee.newSlot())
   }
 }

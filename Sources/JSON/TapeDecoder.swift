@@ -38,7 +38,8 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
   }
 
   func mismatch(_ expected: String) -> JSONError {
-    JSONError(.shape, path: document.pointee.pointer(to: index), "expected \(expected), found \(found)")
+    JSONError(
+      .shape, path: document.pointee.pointer(to: index), "expected \(expected), found \(found)")
   }
 
   @inline(__always)
@@ -110,7 +111,8 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
   func decode(_ type: Double.Type) throws -> Double {
     guard kind == .number else { throw mismatch("a number") }
     let token = document.pointee[index]
-    guard let value = NumberParsing.double(from: document.pointee.text(at: index), flags: token.flags)
+    guard
+      let value = NumberParsing.double(from: document.pointee.text(at: index), flags: token.flags)
     else { throw mismatch("a number in Double's range") }
     return value
   }
@@ -118,7 +120,8 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
   func decode(_ type: Float.Type) throws -> Float {
     guard kind == .number else { throw mismatch("a number") }
     let token = document.pointee[index]
-    guard let value = NumberParsing.float(from: document.pointee.text(at: index), flags: token.flags)
+    guard
+      let value = NumberParsing.float(from: document.pointee.text(at: index), flags: token.flags)
     else { throw mismatch("a number in Float's range") }
     return value
   }
@@ -127,7 +130,9 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
   func decodeInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
     guard kind == .number else { throw mismatch("an integer") }
     let token = document.pointee[index]
-    if let value = NumberParsing.integer(type, from: document.pointee.text(at: index), flags: token.flags) {
+    if let value = NumberParsing.integer(
+      type, from: document.pointee.text(at: index), flags: token.flags)
+    {
       return value
     }
     let whole = NumberParsing.isWhole(document.pointee.text(at: index))

@@ -78,14 +78,16 @@ extension TreeEncoder: SingleValueEncodingContainer {
 
   func encode(_ value: Double) throws {
     guard value.isFinite else {
-      throw JSONError(.unencodable, path: pointer(codingPath), "\(value) cannot be written as JSON")
+      throw JSONError(
+        .unencodable, path: pointer(codingPath), "\(value) cannot be written as JSON")
     }
     node.content = .value(.number(numberText { $0.appendDouble(value) }))
   }
 
   func encode(_ value: Float) throws {
     guard value.isFinite else {
-      throw JSONError(.unencodable, path: pointer(codingPath), "\(value) cannot be written as JSON")
+      throw JSONError(
+        .unencodable, path: pointer(codingPath), "\(value) cannot be written as JSON")
     }
     node.content = .value(.number(numberText { $0.appendFloat(value) }))
   }

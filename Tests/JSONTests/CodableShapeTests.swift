@@ -66,7 +66,8 @@ enum Level: Int, Codable { case low = 1, high = 2 }
   let value = Scalars()
   #expect(try decode(Scalars.self, encode(value)) == value)
   let other = Scalars(
-    bool: false, int: Int.max, int8: Int8.max, int16: Int16.min, int32: Int32.max, int64: Int64.min,
+    bool: false, int: Int.max, int8: Int8.max, int16: Int16.min, int32: Int32.max,
+    int64: Int64.min,
     uint: 0, uint8: 0, uint16: 0, uint32: 0, uint64: 0, double: -1.5e-300, float: -0.0,
     string: "")
   #expect(try decode(Scalars.self, encode(other)) == other)
@@ -117,9 +118,16 @@ enum Level: Int, Codable { case low = 1, high = 2 }
   }
   let value = Wide(signed: .min, unsigned: .max)
   let text = try encode(value)
-  #expect(text == #"{"signed":-170141183460469231731687303715884105728,"unsigned":340282366920938463463374607431768211455}"#)
+  #expect(
+    text
+      == #"{"signed":-170141183460469231731687303715884105728,"#
+      + #""unsigned":340282366920938463463374607431768211455}"#
+  )
   #expect(try decode(Wide.self, text) == value)
-  #expect(error { () throws(JSONError) in try decode(UInt128.self, "340282366920938463463374607431768211456") }?.kind == .shape)
+  #expect(
+    error { () throws(JSONError) in
+      try decode(UInt128.self, "340282366920938463463374607431768211456")
+    }?.kind == .shape)
 }
 
 /// A class hierarchy written the Foundation way: `super` under its own key.
@@ -196,10 +204,12 @@ struct Interleaved: Codable, Equatable {
   let value = Interleaved(a: 1, inner: ["p": 2, "q": 3], b: 4)
   let text = try encode(value)
   #expect(try decode(Interleaved.self, text) == value)
-  #expect(try JSONParser.parse(Array(text.utf8)) == .object([
-    ("inner", .object([("p", .number("2")), ("q", .number("3"))])), ("b", .number("4")),
-    ("a", .number("1")),
-  ]))
+  #expect(
+    try JSONParser.parse(Array(text.utf8))
+      == .object([
+        ("inner", .object([("p", .number("2")), ("q", .number("3"))])), ("b", .number("4")),
+        ("a", .number("1")),
+      ]))
 }
 
 /// A type that writes a key twice: the last value wins, as with Foundation.

@@ -54,7 +54,10 @@ private let accepted: [(String, [UInt8])] = [
   ("y_object_simple", bytes(#"{"a":[]}"#)),
   (
     "y_object_string_unicode",
-    bytes(#"{"title":"\u041f\u043e\u043b\u0442\u043e\u0440\u0430 \u0417\u0435\u043c\u043b\u0435\u043a\u043e\u043f\u0430" }"#)
+    bytes(
+      #"{"title":"\u041f\u043e\u043b\u0442\u043e\u0440\u0430 "#,
+      #"\u0417\u0435\u043c\u043b\u0435\u043a\u043e\u043f\u0430" }"#
+    )
   ),
   ("y_object_with_newlines", bytes("{\n\"a\": \"b\"\n}")),
   ("y_string_1_2_3_bytes_UTF-8_sequences", bytes(#"["\u0060\u012a\u12AB"]"#)),
@@ -113,15 +116,24 @@ private let accepted: [(String, [UInt8])] = [
   ("y_structure_all_whitespace", bytes(" \t\n\r[ \t\n\r1 \t\n\r, \t\n\r{ \t\n\r} \t\n\r] \t\n\r")),
   // Implementation-defined in the suite; accepted here.
   ("i_number_double_huge_neg_exp", bytes("[123.456e-789]")),
-  ("i_number_huge_exp", bytes("[0.4e00669999999999999999999999999999999999999999999999969999999006]")),
+  (
+    "i_number_huge_exp",
+    bytes("[0.4e00669999999999999999999999999999999999999999999999969999999006]")
+  ),
   ("i_number_neg_int_huge_exp", bytes("[-1e+9999]")),
   ("i_number_pos_double_huge_exp", bytes("[1.5e+9999]")),
   ("i_number_real_underflow", bytes("[123e-10000000]")),
   ("i_number_too_big_neg_int", bytes("[-123123123123123123123123123123]")),
   ("i_number_too_big_pos_int", bytes("[100000000000000000000]")),
   ("i_number_very_big_negative_int", bytes("[-237462374673276894279832749832423479823246327846]")),
-  ("i_structure_500_nested_arrays", bytes(.text(String(repeating: "[", count: 500)), .text(String(repeating: "]", count: 500)))),
-  ("nesting_512_arrays", bytes(.text(String(repeating: "[", count: 512)), .text(String(repeating: "]", count: 512)))),
+  (
+    "i_structure_500_nested_arrays",
+    bytes(.text(String(repeating: "[", count: 500)), .text(String(repeating: "]", count: 500)))
+  ),
+  (
+    "nesting_512_arrays",
+    bytes(.text(String(repeating: "[", count: 512)), .text(String(repeating: "]", count: 512)))
+  ),
 ]
 
 private let rejected: [(String, [UInt8])] = [
@@ -330,8 +342,13 @@ private let rejected: [(String, [UInt8])] = [
   ("i_string_lone_utf8_continuation_byte", bytes(#"[""#, 0x81, #""]"#)),
   ("i_string_not_in_unicode_range", bytes(#"[""#, 0xF4, 0xBF, 0xBF, 0xBF, #""]"#)),
   ("i_string_overlong_sequence_2_bytes", bytes(#"[""#, 0xC0, 0xAF, #""]"#)),
-  ("i_string_overlong_sequence_6_bytes", bytes(#"[""#, 0xFC, 0x83, 0xBF, 0xBF, 0xBF, 0xBF, #""]"#)),
-  ("i_string_overlong_sequence_6_bytes_null", bytes(#"[""#, 0xFC, 0x80, 0x80, 0x80, 0x80, 0x80, #""]"#)),
+  (
+    "i_string_overlong_sequence_6_bytes", bytes(#"[""#, 0xFC, 0x83, 0xBF, 0xBF, 0xBF, 0xBF, #""]"#)
+  ),
+  (
+    "i_string_overlong_sequence_6_bytes_null",
+    bytes(#"[""#, 0xFC, 0x80, 0x80, 0x80, 0x80, 0x80, #""]"#)
+  ),
   ("i_string_truncated-utf-8", bytes(#"[""#, 0xE0, 0xFF, #""]"#)),
   ("i_string_utf16BE_no_BOM", bytes(0x00, "[", 0x00, "\"", 0x00, "\"", 0x00, "]")),
   ("i_string_utf16LE_no_BOM", bytes("[", 0x00, "\"", 0x00, "\"", 0x00, "]", 0x00)),
@@ -339,13 +356,24 @@ private let rejected: [(String, [UInt8])] = [
   ("utf8_overlong_3_bytes", bytes(#"[""#, 0xE0, 0x80, 0xAF, #""]"#)),
   ("utf8_overlong_4_bytes", bytes(#"[""#, 0xF0, 0x80, 0x80, 0xAF, #""]"#)),
   ("utf8_truncated_at_end", bytes(#"[""#, 0xF0, 0x9F, 0x98)),
-  ("nesting_513_arrays", bytes(.text(String(repeating: "[", count: 513)), .text(String(repeating: "]", count: 513)))),
-  ("nesting_513_objects", bytes(.text(String(repeating: #"{"a":"#, count: 513)), "1", .text(String(repeating: "}", count: 513)))),
+  (
+    "nesting_513_arrays",
+    bytes(.text(String(repeating: "[", count: 513)), .text(String(repeating: "]", count: 513)))
+  ),
+  (
+    "nesting_513_objects",
+    bytes(
+      .text(String(repeating: #"{"a":"#, count: 513)), "1",
+      .text(String(repeating: "}", count: 513)))
+  ),
   // RFC 8259 allows repeated member names; the wire format does not (docs/wire-format.md).
   ("y_object_duplicated_key", bytes(#"{"a":"b","a":"c"}"#)),
   ("y_object_duplicated_key_and_value", bytes(#"{"a":"b","a":"b"}"#)),
   ("duplicated_key_after_unescaping", bytes(#"{"a":1,"\u0061":2}"#)),
-  ("duplicated_key_in_big_object", bytes("{", .text((0..<40).map { #""k\#($0)":0,"# }.joined()), #""k7":1}"#)),
+  (
+    "duplicated_key_in_big_object",
+    bytes("{", .text((0..<40).map { #""k\#($0)":0,"# }.joined()), #""k7":1}"#)
+  ),
 ]
 
 @Test func acceptsWhatRFC8259CallsJSON() {
@@ -367,11 +395,18 @@ private let rejected: [(String, [UInt8])] = [
 
 @Test func parsedValuesAreRight() throws {
   #expect(try JSONParser.parse(bytes(#"["\uD834\uDd1e"]"#)) == .array([.string("𝄞")]))
-  #expect(try JSONParser.parse(bytes(#"["\"\\\/\b\f\n\r\t"]"#)) == .array([.string("\"\\/\u{8}\u{C}\n\r\t")]))
-  #expect(try JSONParser.parse(bytes(#"{"foo\u0000bar": 42}"#)) == .object([("foo\u{0}bar", .number("42"))]))
+  #expect(
+    try JSONParser.parse(bytes(#"["\"\\\/\b\f\n\r\t"]"#))
+      == .array([.string("\"\\/\u{8}\u{C}\n\r\t")]))
+  #expect(
+    try JSONParser.parse(bytes(#"{"foo\u0000bar": 42}"#))
+      == .object([("foo\u{0}bar", .number("42"))]))
   #expect(try JSONParser.parse(bytes(" -0.1 ")) == .number("-0.1"))
-  #expect(try JSONParser.parse(bytes(#"[""#, 0xF4, 0x8F, 0xBF, 0xBF, #""]"#)) == .array([.string("\u{10FFFF}")]))
-  #expect(try JSONParser.parse(bytes("[null,true,false]")) == .array([.null, .bool(true), .bool(false)]))
+  #expect(
+    try JSONParser.parse(bytes(#"[""#, 0xF4, 0x8F, 0xBF, 0xBF, #""]"#))
+      == .array([.string("\u{10FFFF}")]))
+  #expect(
+    try JSONParser.parse(bytes("[null,true,false]")) == .array([.null, .bool(true), .bool(false)]))
 }
 
 @Test func writerRoundTripsTheAcceptedCorpus() throws {

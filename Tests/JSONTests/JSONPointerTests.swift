@@ -30,22 +30,31 @@ private func lookup(_ pointer: String) throws(JSONError) -> String {
     error { () throws(JSONError) in try lookup(pointer) }
   }
   #expect(failure("/todos/2")?.description == "at /todos: no element 2, the array has 2 elements")
-  #expect(failure("/todos/1/tags/1")?.description == "at /todos/1/tags: no element 1, the array has 1 element")
-  #expect(failure("/todos/0/tags/0")?.description == "at /todos/0/tags: no element 0, the array has 0 elements")
+  #expect(
+    failure("/todos/1/tags/1")?.description
+      == "at /todos/1/tags: no element 1, the array has 1 element")
+  #expect(
+    failure("/todos/0/tags/0")?.description
+      == "at /todos/0/tags: no element 0, the array has 0 elements")
   #expect(failure("/todos/0/titel")?.description == #"at /todos/0: no member "titel""#)
   #expect(failure("/nothing")?.description == #"at /: no member "nothing""#)
   #expect(failure("/todos/01")?.description == #"at /todos: expected an array index, found "01""#)
   #expect(failure("/todos/x")?.kind == .shape)
   #expect(failure("/todos/-")?.kind == .shape)
   #expect(failure("/todos/99999999999999999999")?.kind == .shape)
-  #expect(failure("/filter/0")?.description == #"at /filter: expected an object or an array, found "all""#)
-  #expect(failure("/a~1b/m~0n/deeper")?.description == "at /a~1b/m~0n: expected an object or an array, found true")
+  #expect(
+    failure("/filter/0")?.description
+      == #"at /filter: expected an object or an array, found "all""#)
+  #expect(
+    failure("/a~1b/m~0n/deeper")?.description
+      == "at /a~1b/m~0n: expected an object or an array, found true")
 }
 
 @Test func malformedPointersAreSyntaxErrors() {
   let noSlash = error { () throws(JSONError) in try lookup("todos") }
   #expect(noSlash?.kind == .syntax)
-  #expect(noSlash?.description == #"at byte 0: invalid JSON Pointer "todos": it must start with '/'"#)
+  #expect(
+    noSlash?.description == #"at byte 0: invalid JSON Pointer "todos": it must start with '/'"#)
   let badTilde = error { () throws(JSONError) in try lookup("/a~2") }
   #expect(badTilde?.kind == .syntax)
   #expect(badTilde?.offset == 2)

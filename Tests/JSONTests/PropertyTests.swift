@@ -49,7 +49,10 @@ struct Generator {
       switch Int.random(in: 0..<4, using: &random) {
       case 0: value = Double(bitPattern: random.next())
       case 1: value = Double(Int.random(in: -1_000_000...1_000_000, using: &random)) / 100
-      case 2: value = [0, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.1, 1e16, 1e-7][Int.random(in: 0..<7, using: &random)]
+      case 2:
+        value =
+          [0, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.1, 1e16, 1e-7][
+            Int.random(in: 0..<7, using: &random)]
       default: value = Double.random(in: -1e300...1e300, using: &random)
       }
       if value.isFinite { return value }
@@ -86,7 +89,8 @@ struct Generator {
     case 5: return .double(double())
     case 6: return .float(float())
     case 7: return .string(string())
-    case 8: return .list((0..<Int.random(in: 0..<5, using: &random)).map { _ in tree(depth: depth + 1) })
+    case 8:
+      return .list((0..<Int.random(in: 0..<5, using: &random)).map { _ in tree(depth: depth + 1) })
     case 9:
       var map: [String: Tree] = [:]
       for _ in 0..<Int.random(in: 0..<5, using: &random) { map[string()] = tree(depth: depth + 1) }
@@ -103,7 +107,8 @@ struct Generator {
           d: Bool.random(using: &random)))
     case 12: return .optional(Bool.random(using: &random) ? tree(depth: depth + 1) : nil)
     default:
-      return .labeled(name: string(), value: Bool.random(using: &random) ? tree(depth: depth + 1) : nil)
+      return .labeled(
+        name: string(), value: Bool.random(using: &random) ? tree(depth: depth + 1) : nil)
     }
   }
 }
@@ -158,7 +163,10 @@ private func readEveryWay(_ bytes: [UInt8]) {
 
 @Test func randomBytesNeverCrash() {
   var random = SeededRandom(seed: 7)
-  let alphabet = Array(#"{}[]",:0123456789-+.eEtrufalsn \\/u"#.utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xED, 0xF4, 0xFF]
+  let alphabet =
+    Array(#"{}[]",:0123456789-+.eEtrufalsn \\/u"#.utf8) + [
+      0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xED, 0xF4, 0xFF,
+    ]
   for _ in 0..<20_000 {
     let length = Int.random(in: 0..<48, using: &random)
     let bytes: [UInt8] = (0..<length).map { _ in
@@ -181,7 +189,8 @@ private func readEveryWay(_ bytes: [UInt8]) {
       switch Int.random(in: 0..<6, using: &random) {
       case 0: bytes[at] = structural[Int.random(in: 0..<structural.count, using: &random)]
       case 1: bytes[at] = UInt8.random(in: 0...255, using: &random)
-      case 2: bytes.insert(structural[Int.random(in: 0..<structural.count, using: &random)], at: at)
+      case 2:
+        bytes.insert(structural[Int.random(in: 0..<structural.count, using: &random)], at: at)
       case 3: bytes.remove(at: at)
       case 4: bytes.removeSubrange(at...)
       default:

@@ -49,7 +49,8 @@ private enum Action: Codable, Equatable {
   #expect(try decode(Action.self, #"{"setTags":["a","b"]}"#) == .setTags(["a", "b"]))
   #expect(try decode(Action.self, #"{"setTags":{"_0":[]}}"#) == .setTags([]))
   #expect(try decode(Action.self, #"{"setPoint":{"x":1,"y":2}}"#) == .setPoint(.init(x: 1, y: 2)))
-  #expect(try decode(Action.self, #"{"setPoint":{"_0":{"x":1,"y":2}}}"#) == .setPoint(.init(x: 1, y: 2)))
+  #expect(
+    try decode(Action.self, #"{"setPoint":{"_0":{"x":1,"y":2}}}"#) == .setPoint(.init(x: 1, y: 2)))
   #expect(try decode(Action.self, #"{"move":{"from":1,"to":2}}"#) == .move(from: 1, to: 2))
 }
 
@@ -77,18 +78,27 @@ private enum Action: Codable, Equatable {
   }
   #expect(failure(#""jump""#)?.kind == .shape)
   #expect(failure(#""jump""#)?.description == #"at /: expected an object, found "jump""#)
-  #expect(failure(#"{"jump":{}}"#)?.description == #"at /: expected exactly one known case, found "jump""#)
+  #expect(
+    failure(#"{"jump":{}}"#)?.description
+      == #"at /: expected exactly one known case, found "jump""#)
   #expect(
     failure(#"{"increment":{},"setCount":1}"#)?.description
       == #"at /: expected exactly one known case, found "increment", "setCount""#)
-  #expect(failure(#"{}"#)?.description == "at /: expected exactly one known case, found no members")
-  #expect(failure(#"{"setCount":"x"}"#)?.description == #"at /setCount: expected an integer, found "x""#)
+  #expect(
+    failure(#"{}"#)?.description == "at /: expected exactly one known case, found no members")
+  #expect(
+    failure(#"{"setCount":"x"}"#)?.description == #"at /setCount: expected an integer, found "x""#)
   #expect(failure(#"{"toggle":{}}"#)?.description == #"at /toggle: missing member "id""#)
-  #expect(failure(#"{"toggle":{"id":true}}"#)?.description == "at /toggle/id: expected an integer, found true")
-  #expect(failure(#"{"increment":true}"#)?.description == "at /increment: expected an object, found true")
+  #expect(
+    failure(#"{"toggle":{"id":true}}"#)?.description
+      == "at /toggle/id: expected an integer, found true")
+  #expect(
+    failure(#"{"increment":true}"#)?.description == "at /increment: expected an object, found true"
+  )
   #expect(failure("12")?.description == "at /: expected an object, found 12")
   #expect(failure("[1]")?.description == "at /: expected an object, found an array")
-  #expect(failure(#"{"setCount":1.5}"#)?.description == "at /setCount: expected an integer, found 1.5")
+  #expect(
+    failure(#"{"setCount":1.5}"#)?.description == "at /setCount: expected an integer, found 1.5")
   #expect(failure(#"{"toggle":1"#)?.kind == .syntax)
 }
 
@@ -113,7 +123,8 @@ private enum Action: Codable, Equatable {
   #expect(syntax?.offset == 3)
   #expect(syntax?.description == "at byte 3: unexpected end of input, expected a value")
 
-  let long = error { () throws(JSONError) in try decode(Int.self, #""abcdefghijklmnopqrstuvwxyz""#) }
+  let long = error { () throws(JSONError) in try decode(Int.self, #""abcdefghijklmnopqrstuvwxyz""#)
+  }
   #expect(long?.description == #"at /: expected an integer, found "abcdefghijklmnopqrst…""#)
 
   let type = error { () throws(JSONError) in try decode([Bool].self, #"[true, null]"#) }
@@ -130,7 +141,8 @@ private enum Action: Codable, Equatable {
       }
     }
   }
-  let failure = error { () throws(JSONError) in try decode([String: [Even]].self, #"{"n":[2,3]}"#) }
+  let failure = error { () throws(JSONError) in try decode([String: [Even]].self, #"{"n":[2,3]}"#)
+  }
   #expect(failure?.kind == .shape)
   #expect(failure?.description == "at /n/1: 3 is odd")
   let raw = error { () throws(JSONError) in try decode([Filter].self, #"["all","some"]"#) }
@@ -140,11 +152,16 @@ private enum Action: Codable, Equatable {
 
 @Test func unencodableValuesAreErrorsWithThePlace() {
   struct Reading: Encodable { var values: [Double] }
-  let nan = error { () throws(JSONError) in try JSONEncoder().encode(["a": Reading(values: [1, .nan])]) }
+  let nan = error { () throws(JSONError) in
+    try JSONEncoder().encode(["a": Reading(values: [1, .nan])])
+  }
   #expect(nan?.kind == .unencodable)
   #expect(nan?.description == "at /a/values/1: nan cannot be written as JSON")
-  #expect(error { () throws(JSONError) in try JSONEncoder().encode(Double.infinity) }?.kind == .unencodable)
-  #expect(error { () throws(JSONError) in try JSONEncoder().encode([Float.nan]) }?.kind == .unencodable)
+  #expect(
+    error { () throws(JSONError) in try JSONEncoder().encode(Double.infinity) }?.kind
+      == .unencodable)
+  #expect(
+    error { () throws(JSONError) in try JSONEncoder().encode([Float.nan]) }?.kind == .unencodable)
   struct Custom: Encodable {
     func encode(to encoder: any Encoder) throws {
       throw EncodingError.invalidValue(

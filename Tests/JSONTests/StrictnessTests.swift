@@ -104,7 +104,9 @@ private func syntaxError(_ document: [UInt8]) -> JSONError? {
   #expect(
     error { () throws(JSONError) in try decode(Int.self, "1e-1000000000") }?.message
       == "expected an integer, found 1e-1000000000")
-  #expect(error { () throws(JSONError) in try decode(Int.self, "1.5") }?.message == "expected an integer, found 1.5")
+  #expect(
+    error { () throws(JSONError) in try decode(Int.self, "1.5") }?.message
+      == "expected an integer, found 1.5")
   #expect(error { () throws(JSONError) in try decode(Int.self, "1e-1") }?.kind == .shape)
   #expect(error { () throws(JSONError) in try decode(Int.self, "1e999999999999") }?.kind == .shape)
   #expect(try decode(Int.self, "0e999999999999") == 0)
@@ -115,7 +117,8 @@ private func syntaxError(_ document: [UInt8]) -> JSONError? {
     (0.1, "0.1"), (100, "100"), (-0.0, "-0"), (1e16, "1e+16"), (1e-7, "1e-07"),
     (5e-324, "5e-324"), (.greatestFiniteMagnitude, "1.7976931348623157e+308"),
     (0.30000000000000004, "0.30000000000000004"), (123456.789, "123456.789"),
-    (-1.5, "-1.5"), (999_999_999_999_999, "999999999999999"), (1e15, "1000000000000000"), (1e16, "1e+16"),
+    (-1.5, "-1.5"), (999_999_999_999_999, "999999999999999"), (1e15, "1000000000000000"),
+    (1e16, "1e+16"),
   ]
   for (value, text) in doubles {
     #expect(try encode(value) == text, "\(value)")
@@ -123,7 +126,8 @@ private func syntaxError(_ document: [UInt8]) -> JSONError? {
     #expect(back.bitPattern == value.bitPattern, "\(text)")
   }
   let floats: [(Float, String)] = [
-    (0.1, "0.1"), (3.4028235e38, "3.4028235e+38"), (1e-45, "1e-45"), (-0.0, "-0"), (16_777_216, "16777216"), (1e10, "1e+10"),
+    (0.1, "0.1"), (3.4028235e38, "3.4028235e+38"), (1e-45, "1e-45"), (-0.0, "-0"),
+    (16_777_216, "16777216"), (1e10, "1e+10"),
   ]
   for (value, text) in floats {
     #expect(try encode(value) == text, "\(value)")
@@ -143,9 +147,14 @@ private func syntaxError(_ document: [UInt8]) -> JSONError? {
 }
 
 @Test func stringsKeepEveryScalar() throws {
-  let text = "\u{0}\u{1}\u{1F}\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}\"\\/\n\r\t\u{8}\u{C}"
+  let text =
+    "\u{0}\u{1}\u{1F}\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}\"\\/\n\r\t\u{8}\u{C}"
   let encoded = try encode(text)
-  #expect(encoded == #""\u0000\u0001\u001f\#u{7F}\#u{80}\#u{7FF}\#u{800}\#u{FFFF}\#u{10000}\#u{10FFFF}\"\\/\n\r\t\b\f""#)
+  #expect(
+    encoded
+      == #""\u0000\u0001\u001f\#u{7F}\#u{80}\#u{7FF}\#u{800}\#u{FFFF}\#u{10000}"#
+      + #"\#u{10FFFF}\"\\/\n\r\t\b\f""#
+  )
   #expect(try decode(String.self, encoded) == text)
   #expect(try decode(String.self, #""\u00e9\u00E9\/""#) == "éé/")
   let long = String(repeating: "abcdefgh\"ij", count: 100)
