@@ -16,34 +16,62 @@ public struct JSONDecoder: Sendable {
   public init() {}
 
   public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(JSONError) -> T {
-    try bytes.withUnsafeBufferPointer { (buffer) throws(JSONError) -> T in
-      try decode(type, from: buffer)
+    try withResult(of: type) { (body) throws(JSONError) in
+      try bytes.withUnsafeBufferPointer { (buffer) throws(JSONError) in
+        try decodeRoot(of: buffer, body)
+      }
     }
   }
 
   public func decode<T: Decodable>(
     _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>
   ) throws(JSONError) -> T {
-    try Scanner.withDocument(buffer, userInfo: anyUserInfo(userInfo)) {
-      (document) throws(JSONError) -> T in try decode(type, from: document)
-    }
+    try withResult(of: type) { (body) throws(JSONError) in try decodeRoot(of: buffer, body) }
   }
 
   public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(JSONError) -> T {
     try decode(type, from: JSONWriter.write(value))
   }
 
-  func decode<T: Decodable>(
-    _ type: T.Type, from document: UnsafePointer<Document>
+  /// Runs `decode` with a body that decodes a `T` into a slot on the stack, and returns it.
+  ///
+  /// NB: the generic part is this thin: everything between here and `T.init(from:)` is not
+  /// generic, so it costs no run-time type lookups or indirect returns.
+  private func withResult<T: Decodable>(
+    of type: T.Type,
+    _ decode: ((TapeDecoder) throws -> Void) throws(JSONError) -> Void
   ) throws(JSONError) -> T {
-    do {
-      return try T(from: TapeDecoder(document, at: 0))
-    } catch let error as JSONError {
-      throw error
-    } catch let error as DecodingError {
-      throw JSONError(decoding: error, in: document.pointee)
-    } catch {
-      throw JSONError(.shape, "\(error)")
+    try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) {
+      (slot) throws(JSONError) -> T in
+      guard let result = slot.baseAddress else {
+        throw JSONError(.shape, "no memory for the result")
+      }
+      var decoded = false
+      try decode { decoder in
+        result.initialize(to: try T(from: decoder))
+        decoded = true
+      }
+      guard decoded else { throw JSONError(.shape, "nothing was decoded") }
+      return result.move()
+    }
+  }
+
+  /// Scans `buffer` and runs `body` with the decoder of its root value, turning what it throws
+  /// into a ``JSONError``.
+  private func decodeRoot(
+    of buffer: UnsafeBufferPointer<UInt8>, _ body: (TapeDecoder) throws -> Void
+  ) throws(JSONError) {
+    try Scanner.withDocument(buffer, userInfo: anyUserInfo(userInfo)) {
+      (document) throws(JSONError) in
+      do {
+        try body(TapeDecoder(document, at: 0))
+      } catch let error as JSONError {
+        throw error
+      } catch let error as DecodingError {
+        throw JSONError(decoding: error, in: document.pointee)
+      } catch {
+        throw JSONError(.shape, "\(error)")
+      }
     }
   }
 }
@@ -73,5 +101,8 @@ extension JSONError {
 
 /// `userInfo` as Codable hands it out.
 func anyUserInfo(_ info: [CodingUserInfoKey: any Sendable]) -> [CodingUserInfoKey: Any] {
-  info.isEmpty ? [:] : info.mapValues { $0 as Any }
+  info.isEmpty ? noUserInfo : info.mapValues { $0 as Any }
 }
+
+// NB: an empty dictionary made once (a literal is built on every call); it is never mutated.
+nonisolated(unsafe) private let noUserInfo: [CodingUserInfoKey: Any] = [:]

@@ -186,9 +186,14 @@ struct Scanner {
     var flags: UInt8 = 0
     while true {
       if let raw {
-        while i + 8 <= end,
-          !ASCII.hasSpecialByte(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-        {
+        while i + 8 <= end {
+          let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+          let special = ASCII.specialBytes(word)
+          if special != 0 {
+            // NB: the lowest marked byte is always a real one: step right to it.
+            i += special.trailingZeroBitCount >> 3
+            break
+          }
           i += 8
         }
       }

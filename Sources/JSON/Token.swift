@@ -74,13 +74,13 @@ enum ASCII {
     }
   }
 
-  /// Whether any of 8 bytes is a quote, a backslash, a control character or not ASCII: the
-  /// bytes a string scan must stop at.
+  /// The high bits of the bytes of a little-endian word that a string scan must stop at: a quote,
+  /// a backslash, a control character or a byte that is not ASCII.
   ///
-  /// NB: the classic "has a zero byte" bit trick, three times over; it never misses a byte and
-  /// a false alarm only costs a byte-at-a-time step.
+  /// NB: the classic "has a zero byte" bit trick, three times over. It never misses a byte, and
+  /// the lowest byte it marks is always a real one (a false mark only follows a real one).
   @inline(__always)
-  static func hasSpecialByte(_ word: UInt64) -> Bool {
+  static func specialBytes(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
     let quotes = word ^ (ones &* UInt64(quote))
@@ -88,6 +88,6 @@ enum ASCII {
     let control = (word &- ones &* 0x20) & ~word
     let quoteHit = (quotes &- ones) & ~quotes
     let backslashHit = (backslashes &- ones) & ~backslashes
-    return (control | quoteHit | backslashHit | word) & highs != 0
+    return (control | quoteHit | backslashHit | word) & highs
   }
 }
