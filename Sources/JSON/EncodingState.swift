@@ -18,7 +18,7 @@
 /// allocation, no reference counting, no exclusivity checks. An `Encoder` kept by an
 /// `Encodable` type after its `encode(to:)` returns breaks Codable's contract.
 struct EncodingState: ~Copyable {
-  var out = OutputBuffer()
+  var out: OutputBuffer
   private var frames: UnsafeMutablePointer<Frame>
   private var frameCapacity = 16
   private(set) var frameCount = 0
@@ -71,12 +71,35 @@ struct EncodingState: ~Copyable {
 
   static let rootSlot: UInt32 = 1
 
+  /// Whether `frames` is ours to free (not memory lent by the caller).
+  private var ownsFrames = true
+
   init(userInfo: [CodingUserInfoKey: Any]) {
     self.userInfo = userInfo
     frames = .allocate(capacity: frameCapacity)
+    out = OutputBuffer()
   }
 
-  deinit { frames.deallocate() }
+  /// A state whose output and frames start in `scratch` (the caller's stack, say), and move to
+  /// memory of their own if they outgrow it.
+  init(userInfo: [CodingUserInfoKey: Any], scratch: UnsafeMutableRawBufferPointer) {
+    self.userInfo = userInfo
+    let frameBytes = MemoryLayout<Frame>.stride * frameCapacity
+    let alignment = MemoryLayout<Frame>.alignment
+    if let start = scratch.baseAddress, Int(bitPattern: start) % alignment == 0,
+      scratch.count >= frameBytes + 64
+    {
+      frames = start.bindMemory(to: Frame.self, capacity: frameCapacity)
+      ownsFrames = false
+      let rest = UnsafeMutableRawBufferPointer(rebasing: scratch[frameBytes...])
+      out = OutputBuffer(startingIn: rest.bindMemory(to: UInt8.self))
+    } else {
+      frames = .allocate(capacity: frameCapacity)
+      out = OutputBuffer()
+    }
+  }
+
+  deinit { if ownsFrames { frames.deallocate() } }
 
   mutating func poison() { isPoisoned = true }
 
@@ -128,9 +151,10 @@ struct EncodingState: ~Copyable {
     if frameCount == frameCapacity {
       let larger = UnsafeMutablePointer<Frame>.allocate(capacity: frameCapacity * 2)
       larger.moveInitialize(from: frames, count: frameCount)
-      frames.deallocate()
+      if ownsFrames { frames.deallocate() }
       frames = larger
       frameCapacity *= 2
+      ownsFrames = true
     }
     lastID &+= 1
     let start = UInt32(truncatingIfNeeded: out.count)

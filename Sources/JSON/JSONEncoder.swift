@@ -16,20 +16,29 @@ public struct JSONEncoder: Sendable {
   public init() {}
 
   public func encode<T: Encodable>(_ value: T) throws(JSONError) -> [UInt8] {
-    var state = EncodingState(userInfo: anyUserInfo(userInfo))
-    let thrown = withUnsafeMutablePointer(to: &state) { (state) -> (any Error)? in
-      do {
-        try value.encode(to: StreamEncoder(state, depth: 0, slot: EncodingState.rootSlot))
-        state.pointee.finish()
-        return nil
-      } catch {
-        return error
+    // NB: a small value is written on the stack: the only allocation is the array returned.
+    let result = withUnsafeTemporaryAllocation(byteCount: 2048, alignment: 16) {
+      (scratch) -> Result<[UInt8], any Error>? in
+      var state = EncodingState(userInfo: anyUserInfo(userInfo), scratch: scratch)
+      let thrown = withUnsafeMutablePointer(to: &state) { (state) -> (any Error)? in
+        do {
+          try value.encode(to: StreamEncoder(state, depth: 0, slot: EncodingState.rootSlot))
+          state.pointee.finish()
+          return nil
+        } catch {
+          return error
+        }
       }
+      if state.isPoisoned { return nil }
+      if let thrown { return .failure(thrown) }
+      if state.deepest > JSONParser.maxDepth { return .failure(JSONError.tooDeep) }
+      return .success(state.bytes())
     }
-    if state.isPoisoned { return try encodeThroughTree(value) }
-    if let thrown { throw JSONError(encoding: thrown) }
-    if state.deepest > JSONParser.maxDepth { throw JSONError.tooDeep }
-    return state.bytes()
+    switch result {
+    case nil: return try encodeThroughTree(value)
+    case let .failure(error): throw JSONError(encoding: error)
+    case let .success(bytes): return bytes
+    }
   }
 
   /// The value as a ``JSONValue`` tree.

@@ -11,13 +11,28 @@ struct OutputBuffer: ~Copyable {
   private(set) var base: UnsafeMutablePointer<UInt8>
   private(set) var count = 0
   private var capacity: Int
+  /// Whether `base` is ours to free (not memory lent by the caller).
+  private var ownsMemory = true
 
   init(capacity: Int = 256) {
     self.capacity = max(capacity, 16)
     self.base = .allocate(capacity: self.capacity)
   }
 
-  deinit { base.deallocate() }
+  /// A buffer that starts in `memory` (the caller's, say on its stack) and moves to memory of
+  /// its own if it outgrows it.
+  init(startingIn memory: UnsafeMutableBufferPointer<UInt8>) {
+    if let start = memory.baseAddress, memory.count >= 16 {
+      base = start
+      capacity = memory.count
+      ownsMemory = false
+    } else {
+      capacity = 256
+      base = .allocate(capacity: capacity)
+    }
+  }
+
+  deinit { if ownsMemory { base.deallocate() } }
 
   /// A copy of the bytes written.
   func bytes() -> [UInt8] {
@@ -41,9 +56,10 @@ struct OutputBuffer: ~Copyable {
     while larger - count < extra { larger *= 2 }
     let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
     memory.moveInitialize(from: base, count: count)
-    base.deallocate()
+    if ownsMemory { base.deallocate() }
     base = memory
     capacity = larger
+    ownsMemory = true
   }
 
   @inline(__always)
