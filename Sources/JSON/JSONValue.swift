@@ -32,18 +32,4 @@ public enum JSONValue: Equatable, Sendable {
     guard case let .object(members) = self else { return nil }
     return members.first { $0.key == key }?.value
   }
-
-  /// A short description of the value for error messages: `12`, `"abc"`, `an object`.
-  var brief: String {
-    switch self {
-    case .null: return "null"
-    case let .bool(b): return b ? "true" : "false"
-    case let .number(n): return n
-    case let .string(s):
-      let shown = s.count > 20 ? String(s.prefix(20)) + "…" : s
-      return "\"" + shown + "\""
-    case .array: return "an array"
-    case .object: return "an object"
-    }
-  }
 }

@@ -285,18 +285,3 @@ struct OutputBuffer: ~Copyable {
     text.withUTF8 { append($0) }
   }
 }
-
-extension ASCII {
-  /// Whether any of 8 bytes must be escaped in a JSON string: a quote, a backslash or a
-  /// control character.
-  @inline(__always)
-  static func needsEscape(_ word: UInt64) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let quotes = word ^ (ones &* UInt64(quote))
-    let backslashes = word ^ (ones &* UInt64(backslash))
-    let control = (word &- ones &* 0x20) & ~word
-    let quoteHit = (quotes &- ones) & ~quotes
-    let backslashHit = (backslashes &- ones) & ~backslashes
-    return (control | quoteHit | backslashHit) & 0x8080_8080_8080_8080 != 0
-  }
-}

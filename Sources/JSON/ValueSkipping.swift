@@ -71,16 +71,3 @@ func skipWhitespace(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> In
   while i < bytes.count, ASCII.isWhitespace(bytes[i]) { i += 1 }
   return i
 }
-
-extension ASCII {
-  /// Whether any of 8 bytes is a quote or a backslash.
-  @inline(__always)
-  static func hasQuoteOrBackslash(_ word: UInt64) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let quotes = word ^ (ones &* UInt64(quote))
-    let backslashes = word ^ (ones &* UInt64(backslash))
-    let quoteHit = (quotes &- ones) & ~quotes
-    let backslashHit = (backslashes &- ones) & ~backslashes
-    return (quoteHit | backslashHit) & 0x8080_8080_8080_8080 != 0
-  }
-}
