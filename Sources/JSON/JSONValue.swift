@@ -21,7 +21,8 @@ public enum JSONValue: Equatable, Sendable {
     case let (.string(a), .string(b)): return a == b
     case let (.array(a), .array(b)): return a == b
     case let (.object(a), .object(b)):
-      return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+      return a.count == b.count
+        && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     default: return false
     }
   }
@@ -30,19 +31,5 @@ public enum JSONValue: Equatable, Sendable {
   public subscript(key: String) -> JSONValue? {
     guard case let .object(members) = self else { return nil }
     return members.first { $0.key == key }?.value
-  }
-
-  /// A short description of the value for error messages: `12`, `"abc"`, `an object`.
-  var brief: String {
-    switch self {
-    case .null: return "null"
-    case let .bool(b): return b ? "true" : "false"
-    case let .number(n): return n
-    case let .string(s):
-      let shown = s.count > 20 ? String(s.prefix(20)) + "…" : s
-      return "\"" + shown + "\""
-    case .array: return "an array"
-    case .object: return "an object"
-    }
   }
 }

@@ -1,56 +1,44 @@
 /// Writes a ``JSONValue`` as compact JSON text (no insignificant whitespace).
 ///
 ///     JSONWriter.write(.object([("count", .number("1"))]))  // {"count":1}
+///
+/// NB: `.number` text is written as it is; it comes from a parse or from the encoder, which
+/// only make valid JSON numbers.
 public enum JSONWriter {
   public static func write(_ value: JSONValue) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(64)
+    var out = OutputBuffer()
     write(value, into: &out)
-    return out
+    return out.bytes()
   }
 
-  public static func write(_ value: JSONValue, into out: inout [UInt8]) {
+  public static func write(_ value: JSONValue, into bytes: inout [UInt8]) {
+    var out = OutputBuffer()
+    write(value, into: &out)
+    bytes.append(contentsOf: out.written)
+  }
+
+  static func write(_ value: JSONValue, into out: inout OutputBuffer) {
     switch value {
-    case .null: out.append(contentsOf: "null".utf8)
-    case let .bool(b): out.append(contentsOf: (b ? "true" : "false").utf8)
-    case let .number(n): out.append(contentsOf: n.utf8)
-    case let .string(s): writeString(s, into: &out)
+    case .null: out.append("null")
+    case let .bool(b): out.append(b ? "true" : "false")
+    case let .number(n): out.appendRaw(n)
+    case let .string(s): out.appendString(s)
     case let .array(elements):
-      out.append(UInt8(ascii: "["))
+      out.append(ASCII.openBracket)
       for (offset, element) in elements.enumerated() {
-        if offset > 0 { out.append(UInt8(ascii: ",")) }
+        if offset > 0 { out.append(ASCII.comma) }
         write(element, into: &out)
       }
-      out.append(UInt8(ascii: "]"))
+      out.append(ASCII.closeBracket)
     case let .object(members):
-      out.append(UInt8(ascii: "{"))
+      out.append(ASCII.openBrace)
       for (offset, member) in members.enumerated() {
-        if offset > 0 { out.append(UInt8(ascii: ",")) }
-        writeString(member.key, into: &out)
-        out.append(UInt8(ascii: ":"))
+        if offset > 0 { out.append(ASCII.comma) }
+        out.appendString(member.key)
+        out.append(ASCII.colon)
         write(member.value, into: &out)
       }
-      out.append(UInt8(ascii: "}"))
+      out.append(ASCII.closeBrace)
     }
-  }
-
-  static func writeString(_ string: String, into out: inout [UInt8]) {
-    out.append(UInt8(ascii: "\""))
-    for byte in string.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(byte)
-      case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
-      case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
-      case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
-      case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
-      case 0..<0x20:
-        out.append(contentsOf: "\\u00".utf8)
-        let hex = Array("0123456789abcdef".utf8)
-        out.append(hex[Int(byte >> 4)])
-        out.append(hex[Int(byte & 0xF)])
-      default: out.append(byte)
-      }
-    }
-    out.append(UInt8(ascii: "\""))
   }
 }

@@ -1,0 +1,517 @@
+/// Reads JSON text into a ``Document`` in one pass, checking every rule of RFC 8259 on the way.
+///
+/// It rejects what the wire format rejects (docs/wire-format.md): invalid UTF-8, lone surrogates,
+/// control characters in strings, leading zeros, trailing bytes, a byte order mark, a repeated
+/// member name in one object and nesting deeper than ``JSONParser/maxDepth``. Nothing it reads
+/// can make it trap; every failure is a syntax error with the byte offset.
+///
+///     let value = try Scanner.withDocument(buffer) { $0.pointee.value(at: 0) }
+///
+/// NB: the loop is iterative, not recursive, so a deep document costs nothing of the host
+/// thread's stack.
+struct Scanner {
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private let raw: UnsafeRawPointer?
+  private let end: Int
+  private var tokens: UnsafeMutablePointer<Token>
+  private var count = 0
+  private var capacity: Int
+  /// Whether `tokens` is ours to free (not the caller's stack).
+  private var ownsTokens: Bool
+  /// The innermost open container, or -1.
+  ///
+  /// NB: the stack of open containers is threaded through the tape itself: while a container
+  /// is open, its `end` holds the index of the one around it, plus one. No other memory.
+  private var open = -1
+  private var depth = 0
+
+  private init(_ bytes: UnsafeBufferPointer<UInt8>, tokens: UnsafeMutableBufferPointer<Token>?) {
+    self.bytes = bytes
+    self.raw = UnsafeRawPointer(bytes.baseAddress)
+    self.end = bytes.count
+    if let tokens, let base = tokens.baseAddress, tokens.count > 0 {
+      self.tokens = base
+      self.capacity = tokens.count
+      self.ownsTokens = false
+    } else {
+      // NB: a compact document has about one value per 8 bytes; the tape grows if it has more.
+      self.capacity = max(8, bytes.count / 8)
+      self.tokens = .allocate(capacity: capacity)
+      self.ownsTokens = true
+    }
+  }
+
+  /// Scans `bytes` and gives `body` the document, which refers to them and lives only as long
+  /// as the call.
+  ///
+  ///     try Scanner.withDocument(buffer) { document in document.pointee.value(at: 0) }
+  static func withDocument<R>(
+    _ bytes: UnsafeBufferPointer<UInt8>, userInfo: [CodingUserInfoKey: Any] = [:],
+    _ body: (UnsafePointer<Document>) throws(JSONError) -> R
+  ) throws(JSONError) -> R {
+    guard bytes.count < Int(UInt32.max) else {
+      throw JSONError(.syntax, offset: 0, "document larger than 4 GiB")
+    }
+    // NB: a document has at most one token per byte (each takes a byte of its own), so a small
+    // one fits a tape on the stack and costs no allocation at all.
+    if bytes.count <= 256 {
+      return try withUnsafeTemporaryAllocation(of: Token.self, capacity: max(1, bytes.count)) {
+        (tokens) throws(JSONError) -> R in
+        try scan(Scanner(bytes, tokens: tokens), userInfo: userInfo, body)
+      }
+    }
+    return try scan(Scanner(bytes, tokens: nil), userInfo: userInfo, body)
+  }
+
+  private static func scan<R>(
+    _ scanner: consuming Scanner, userInfo: [CodingUserInfoKey: Any],
+    _ body: (UnsafePointer<Document>) throws(JSONError) -> R
+  ) throws(JSONError) -> R {
+    var scanner = scanner
+    defer { if scanner.ownsTokens { scanner.tokens.deallocate() } }
+    try scanner.run()
+    let document = Document(
+      bytes: scanner.bytes, tokens: scanner.tokens, count: scanner.count, userInfo: userInfo)
+    return try withUnsafePointer(to: document) { (pointer) throws(JSONError) -> R in
+      try body(pointer)
+    }
+  }
+
+  // MARK: - Structure
+
+  private mutating func run() throws(JSONError) {
+    if end >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+      throw JSONError(.syntax, offset: 0, "byte order mark before the JSON value")
+    }
+    var i = skipWhitespace(from: 0)
+    value: while true {
+      guard i < end else { throw fail(.endExpectingValue, at: i) }
+      let byte = bytes[i]
+      switch byte {
+      case ASCII.openBrace, ASCII.openBracket:
+        let isObject = byte == ASCII.openBrace
+        guard depth < JSONParser.maxDepth else {
+          throw fail(.tooDeep, at: i)
+        }
+        let index = count
+        append(
+          Token(
+            start: UInt32(truncatingIfNeeded: isObject ? index + 1 : i),
+            end: UInt32(truncatingIfNeeded: open + 1), count: 0,
+            kind: isObject ? .object : .array, flags: 0))
+        open = index
+        depth += 1
+        i = skipWhitespace(from: i + 1)
+        if i < end, bytes[i] == (isObject ? ASCII.closeBrace : ASCII.closeBracket) {
+          i += 1
+          try close()
+        } else {
+          if isObject { i = try scanKey(at: i) }
+          continue value
+        }
+      case ASCII.quote:
+        i = try scanString(at: i) + 1
+      case UInt8(ascii: "t"):
+        i = try scanLiteral("true", .true, at: i)
+      case UInt8(ascii: "f"):
+        i = try scanLiteral("false", .false, at: i)
+      case UInt8(ascii: "n"):
+        i = try scanLiteral("null", .null, at: i)
+      case ASCII.minus, ASCII.zero...ASCII.nine:
+        i = try scanNumber(at: i)
+      default:
+        throw fail(.expectedValue, at: i)
+      }
+      // A value just ended before `i`.
+      while true {
+        guard open >= 0 else {
+          i = skipWhitespace(from: i)
+          guard i == end else {
+            throw fail(.trailing, at: i)
+          }
+          return
+        }
+        tokens[open].count &+= 1
+        let isObject = tokens[open].kind == .object
+        i = skipWhitespace(from: i)
+        guard i < end else {
+          throw fail(isObject ? .endInObject : .endInArray, at: i)
+        }
+        let byte = bytes[i]
+        if byte == ASCII.comma {
+          i = skipWhitespace(from: i + 1)
+          if isObject { i = try scanKey(at: i) }
+          continue value
+        }
+        guard byte == (isObject ? ASCII.closeBrace : ASCII.closeBracket) else {
+          throw fail(isObject ? .expectedCommaOrBrace : .expectedCommaOrBracket, at: i)
+        }
+        i += 1
+        try close()
+      }
+    }
+  }
+
+  /// Closes the innermost open container.
+  private mutating func close() throws(JSONError) {
+    guard open >= 0 else { return }
+    let container = open
+    open = Int(tokens[container].end) - 1
+    depth -= 1
+    tokens[container].end = UInt32(truncatingIfNeeded: count)
+    if tokens[container].kind == .object, tokens[container].count > 1 {
+      try MemberNames(tokens: tokens, bytes: bytes).checkUnique(in: container)
+    }
+  }
+
+  /// Reads `"name":` and the whitespace after it.
+  @inline(__always)
+  private mutating func scanKey(at start: Int) throws(JSONError) -> Int {
+    guard start < end, bytes[start] == ASCII.quote else {
+      throw fail(.expectedName, at: start)
+    }
+    let i = skipWhitespace(from: try scanString(at: start) + 1)
+    guard i < end, bytes[i] == ASCII.colon else {
+      throw fail(.expectedColon, at: i)
+    }
+    return skipWhitespace(from: i + 1)
+  }
+
+  // MARK: - Scalars
+
+  /// Scans the string whose opening quote is at `start`; returns the offset of its closing quote.
+  @inline(__always)
+  private mutating func scanString(at start: Int) throws(JSONError) -> Int {
+    var i = start + 1
+    var flags: UInt8 = 0
+    while true {
+      if let raw {
+        while i + 8 <= end {
+          let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+          let special = ASCII.specialBytes(word)
+          if special != 0 {
+            // NB: the lowest marked byte is always a real one: step right to it.
+            i += special.trailingZeroBitCount >> 3
+            break
+          }
+          i += 8
+        }
+      }
+      guard i < end else { throw fail(.unterminatedString, at: i) }
+      let byte = bytes[i]
+      if byte == ASCII.quote { break }
+      if byte == ASCII.backslash {
+        i = try scanEscape(at: i)
+        flags = Token.escaped
+      } else if byte < 0x20 {
+        throw fail(.controlCharacter, at: i)
+      } else if byte < 0x80 {
+        i += 1
+      } else {
+        i = try scanUTF8(at: i)
+      }
+    }
+    append(
+      Token(
+        start: UInt32(truncatingIfNeeded: start + 1), end: UInt32(truncatingIfNeeded: i),
+        count: 0, kind: .string, flags: flags))
+    return i
+  }
+
+  /// Checks the escape at `start` (a backslash); returns the offset past it.
+  private func scanEscape(at start: Int) throws(JSONError) -> Int {
+    guard start + 1 < end else { throw fail(.unterminatedString, at: start + 1) }
+    switch bytes[start + 1] {
+    case ASCII.quote, ASCII.backslash, ASCII.slash, UInt8(ascii: "b"), UInt8(ascii: "f"),
+      UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+      return start + 2
+    case UInt8(ascii: "u"):
+      let unit = try hex4(at: start + 2)
+      if unit >= 0xDC00 && unit < 0xE000 {
+        throw fail(.loneSurrogate, at: start)
+      }
+      guard unit >= 0xD800 && unit < 0xDC00 else { return start + 6 }
+      guard start + 7 < end, bytes[start + 6] == ASCII.backslash,
+        bytes[start + 7] == UInt8(ascii: "u")
+      else { throw fail(.loneSurrogate, at: start) }
+      let low = try hex4(at: start + 8)
+      guard low >= 0xDC00 && low < 0xE000 else {
+        throw fail(.loneSurrogate, at: start)
+      }
+      return start + 12
+    default:
+      throw fail(.invalidEscape, at: start)
+    }
+  }
+
+  private func hex4(at start: Int) throws(JSONError) -> UInt32 {
+    guard start + 4 <= end else { throw fail(.invalidUnicodeEscape, at: start) }
+    var value: UInt32 = 0
+    for i in start..<(start + 4) {
+      guard let digit = ASCII.hexValue(bytes[i]) else {
+        throw fail(.invalidUnicodeEscape, at: i)
+      }
+      value = value << 4 | digit
+    }
+    return value
+  }
+
+  /// Checks the UTF-8 sequence whose lead byte (not ASCII) is at `start`; returns the offset
+  /// past it. Overlong forms, surrogates and code points past U+10FFFF are errors.
+  private func scanUTF8(at start: Int) throws(JSONError) -> Int {
+    let lead = bytes[start]
+    let trailing: Int
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: trailing = 1
+    case 0xE0: trailing = 2; low = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: trailing = 2
+    case 0xED: trailing = 2; high = 0x9F
+    case 0xF0: trailing = 3; low = 0x90
+    case 0xF1...0xF3: trailing = 3
+    case 0xF4: trailing = 3; high = 0x8F
+    default: throw fail(.invalidUTF8, at: start)
+    }
+    guard start + trailing < end else { throw fail(.invalidUTF8, at: start) }
+    let second = bytes[start + 1]
+    guard second >= low && second <= high else {
+      throw fail(.invalidUTF8, at: start)
+    }
+    var k = 2
+    while k <= trailing {
+      guard bytes[start + k] & 0xC0 == 0x80 else {
+        throw fail(.invalidUTF8, at: start)
+      }
+      k += 1
+    }
+    return start + trailing + 1
+  }
+
+  @inline(__always)
+  private mutating func scanNumber(at start: Int) throws(JSONError) -> Int {
+    var i = start
+    var flags = Token.integer
+    if bytes[i] == ASCII.minus {
+      flags |= Token.negative
+      i += 1
+    }
+    guard i < end, ASCII.isDigit(bytes[i]) else { throw fail(.invalidNumber, at: i) }
+    if bytes[i] == ASCII.zero {
+      i += 1
+      if i < end, ASCII.isDigit(bytes[i]) { throw fail(.leadingZero, at: i) }
+    } else {
+      while i < end, ASCII.isDigit(bytes[i]) { i += 1 }
+    }
+    if i < end, bytes[i] == ASCII.dot {
+      flags &= ~Token.integer
+      i += 1
+      guard i < end, ASCII.isDigit(bytes[i]) else { throw fail(.invalidFraction, at: i) }
+      while i < end, ASCII.isDigit(bytes[i]) { i += 1 }
+    }
+    if i < end, bytes[i] | 0x20 == UInt8(ascii: "e") {
+      flags &= ~Token.integer
+      i += 1
+      if i < end, bytes[i] == ASCII.plus || bytes[i] == ASCII.minus { i += 1 }
+      guard i < end, ASCII.isDigit(bytes[i]) else { throw fail(.invalidExponent, at: i) }
+      while i < end, ASCII.isDigit(bytes[i]) { i += 1 }
+    }
+    append(
+      Token(
+        start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: i), count: 0,
+        kind: .number, flags: flags))
+    return i
+  }
+
+  @inline(__always)
+  private mutating func scanLiteral(
+    _ literal: StaticString, _ kind: Token.Kind, at start: Int
+  ) throws(JSONError) -> Int {
+    let length = literal.utf8CodeUnitCount
+    guard end - start >= length, let raw else { throw fail(.invalidLiteral, at: start) }
+    // NB: the last four bytes of `true`, `null` and `false` (`alse`) in one comparison.
+    let expected = UnsafeRawPointer(literal.utf8Start).loadUnaligned(
+      fromByteOffset: length - 4, as: UInt32.self)
+    let found = raw.loadUnaligned(fromByteOffset: start + length - 4, as: UInt32.self)
+    guard expected == found else { throw fail(.invalidLiteral, at: start) }
+    append(
+      Token(
+        start: UInt32(truncatingIfNeeded: start),
+        end: UInt32(truncatingIfNeeded: start + length), count: 0, kind: kind, flags: 0))
+    return start + length
+  }
+
+  // MARK: - Helpers
+
+  @inline(__always)
+  private func skipWhitespace(from start: Int) -> Int {
+    var i = start
+    while i < end, bytes[i] <= ASCII.space, ASCII.isWhitespace(bytes[i]) { i += 1 }
+    return i
+  }
+
+  @inline(__always)
+  private mutating func append(_ token: Token) {
+    if count == capacity { grow() }
+    (tokens + count).initialize(to: token)
+    count += 1
+  }
+
+  private mutating func grow() {
+    let larger = UnsafeMutablePointer<Token>.allocate(capacity: capacity * 2)
+    larger.moveInitialize(from: tokens, count: count)
+    if ownsTokens { tokens.deallocate() }
+    tokens = larger
+    capacity *= 2
+    ownsTokens = true
+  }
+
+  /// What can be wrong with the text.
+  private enum Problem {
+    case endExpectingValue, expectedValue, tooDeep, trailing, endInObject, endInArray
+    case expectedName, expectedColon, expectedCommaOrBrace, expectedCommaOrBracket
+    case unterminatedString, controlCharacter, loneSurrogate, invalidEscape
+    case invalidUnicodeEscape, invalidUTF8
+    case invalidNumber, leadingZero, invalidFraction, invalidExponent, invalidLiteral
+  }
+
+  /// The syntax error for `problem` at `offset`.
+  ///
+  /// NB: out of line, so that building messages costs the scanning loops nothing.
+  @inline(never)
+  private func fail(_ problem: Problem, at offset: Int) -> JSONError {
+    let found = describeByte(bytes, at: offset)
+    let message: String
+    switch problem {
+    case .endExpectingValue: message = "unexpected end of input, expected a value"
+    case .expectedValue: message = "unexpected \(found), expected a value"
+    case .tooDeep: message = "nesting deeper than \(JSONParser.maxDepth)"
+    case .trailing: message = "unexpected \(found) after the JSON value"
+    case .endInObject: message = "unexpected end of input in an object"
+    case .endInArray: message = "unexpected end of input in an array"
+    case .expectedName: message = "unexpected \(found), expected a member name"
+    case .expectedColon: message = "unexpected \(found), expected ':'"
+    case .expectedCommaOrBrace: message = "unexpected \(found), expected ',' or '}'"
+    case .expectedCommaOrBracket: message = "unexpected \(found), expected ',' or ']'"
+    case .unterminatedString: message = "unterminated string"
+    case .controlCharacter: message = "control character in a string"
+    case .loneSurrogate: message = "lone surrogate in a string"
+    case .invalidEscape: message = "invalid escape \\\(describeByte(bytes, at: offset + 1))"
+    case .invalidUnicodeEscape: message = "invalid \\u escape"
+    case .invalidUTF8: message = "invalid UTF-8 in a string"
+    case .invalidNumber: message = "invalid number"
+    case .leadingZero: message = "leading zero in a number"
+    case .invalidFraction: message = "invalid fraction"
+    case .invalidExponent: message = "invalid exponent"
+    case .invalidLiteral: message = "invalid literal"
+    }
+    return JSONError(.syntax, offset: offset, message)
+  }
+}
+
+/// The check that an object's member names are unique, for the ``Scanner``.
+///
+/// NB: apart from the scanner so that calling it copies two pointers, not the scanner.
+private struct MemberNames {
+  let tokens: UnsafeMutablePointer<Token>
+  let bytes: UnsafeBufferPointer<UInt8>
+
+  /// Checks that no two members of the object at `object` (just closed) have the same name.
+  func checkUnique(in object: Int) throws(JSONError) {
+    let members = Int(tokens[object].count)
+    if members <= 16 {
+      // NB: pairwise, walking the tape: a few length comparisons for a struct's members.
+      var key = object + 1
+      for _ in 0..<members {
+        var other = object + 1
+        while other < key {
+          if sameKey(other, key) { throw duplicate(key) }
+          other = nextToken(after: other + 1)
+        }
+        key = nextToken(after: key + 1)
+      }
+      return
+    }
+    // NB: a big object (a dictionary) gets an open-addressing table, so the check stays linear.
+    var size = 32
+    while size < members * 2 { size <<= 1 }
+    var table = [Int](repeating: -1, count: size)
+    let mask = size - 1
+    var key = object + 1
+    for _ in 0..<members {
+      var slot = Int(truncatingIfNeeded: keyHash(key)) & mask
+      while table[slot] >= 0 {
+        if sameKey(table[slot], key) { throw duplicate(key) }
+        slot = (slot + 1) & mask
+      }
+      table[slot] = key
+      key = nextToken(after: key + 1)
+    }
+  }
+
+  @inline(__always)
+  private func nextToken(after index: Int) -> Int {
+    let token = tokens[index]
+    return token.isContainer ? Int(token.end) : index + 1
+  }
+
+  private func keyText(_ token: Int) -> UnsafeBufferPointer<UInt8> {
+    let key = tokens[token]
+    return UnsafeBufferPointer(rebasing: bytes[Int(key.start)..<Int(key.end)])
+  }
+
+  @inline(__always)
+  private func sameKey(_ a: Int, _ b: Int) -> Bool {
+    let escaped = (tokens[a].flags | tokens[b].flags) & Token.escaped != 0
+    if !escaped { return bytesEqual(keyText(a), keyText(b)) }
+    return unescaped(keyText(a)) == unescaped(keyText(b))
+  }
+
+  private func keyHash(_ token: Int) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    func mix(_ bytes: some Sequence<UInt8>) {
+      for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    }
+    if tokens[token].flags & Token.escaped != 0 {
+      mix(unescaped(keyText(token)))
+    } else {
+      mix(keyText(token))
+    }
+    return hash
+  }
+
+  private func duplicate(_ token: Int) -> JSONError {
+    let key = tokens[token]
+    let name = String(decoding: unescaped(keyText(token)), as: UTF8.self)
+    return JSONError(.syntax, offset: Int(key.start) - 1, "duplicate member name \"\(name)\"")
+  }
+}
+
+/// `'x'` for a printable byte, `byte 0xNN` for another, `end of input` past the end.
+func describeByte(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> String {
+  guard offset >= 0 && offset < bytes.count else { return "end of input" }
+  let byte = bytes[offset]
+  if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+  return "byte 0x" + String(byte, radix: 16, uppercase: true)
+}
+
+/// Whether two byte runs are equal.
+@inline(__always)
+func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+  guard a.count == b.count else { return false }
+  var i = 0
+  if let pa = UnsafeRawPointer(a.baseAddress), let pb = UnsafeRawPointer(b.baseAddress) {
+    while i + 8 <= a.count {
+      guard
+        pa.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+          == pb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      else { return false }
+      i += 8
+    }
+  }
+  while i < a.count {
+    guard a[i] == b[i] else { return false }
+    i += 1
+  }
+  return true
+}
