@@ -488,7 +488,7 @@ extension Store {
   /// Cancels every running effect (the store stays open).
   func cancelAllEffects() {
     let cancel = { [self] in
-      for child in Array(core.root.children.values) { core.cancel(child) }
+      for child in core.root.orderedChildren { core.cancel(child) }
     }
     if core.isHeldByCurrentThread {
       cancel()

@@ -9,6 +9,8 @@ class EffectNode: @unchecked Sendable {
   var done: (() -> Void)?
   /// The action whose effect started the node, for test diagnostics.
   var origin: String?
+  /// When the node started, in the store's order: cancellation goes in this order.
+  var sequence: UInt64 = 0
 
   /// What the node is, for test diagnostics.
   var summary: String { "an effect" }
@@ -25,6 +27,9 @@ final class Region: EffectNode, @unchecked Sendable {
   var finished = false
 
   init(id: CancelID?) { self.id = id }
+
+  /// The children, oldest first.
+  var orderedChildren: [EffectNode] { children.values.sorted { $0.sequence < $1.sequence } }
 
   override var summary: String { id.map { "effects cancellable by \($0)" } ?? "effects" }
 }

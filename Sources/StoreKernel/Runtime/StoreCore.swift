@@ -108,7 +108,11 @@ final class StoreCore<Action>: @unchecked Sendable {
     }
   }
 
+  private var nextSequence: UInt64 = 0
+
   private func attach(_ node: EffectNode, to region: Region) {
+    nextSequence &+= 1
+    node.sequence = nextSequence
     node.parent = region
     node.origin = origin
     region.children[ObjectIdentifier(node)] = node
@@ -227,7 +231,7 @@ final class StoreCore<Action>: @unchecked Sendable {
     case let region as Region:
       guard !region.isCancelled else { return }
       region.isCancelled = true
-      for child in Array(region.children.values) { cancel(child) }
+      for child in region.orderedChildren { cancel(child) }
     case let leaf as TaskLeaf:
       guard !leaf.isCancelled else { return }
       leaf.isCancelled = true
@@ -256,7 +260,7 @@ final class StoreCore<Action>: @unchecked Sendable {
         if let child = child as? Region { regions.append(child) } else { leaves.append(child) }
       }
     }
-    return leaves
+    return leaves.sorted { $0.sequence < $1.sequence }
   }
 
   // MARK: - Host requests
