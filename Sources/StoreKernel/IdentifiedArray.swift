@@ -75,13 +75,14 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
     _elements[position] = element
     guard element.id != oldID else { return }
     // NB: the element's id changed: re-key it, and drop any other element that had the new id.
+    let other = _index[element.id]
     _index[oldID] = nil
     _ids[position] = element.id
-    if let other = _index[element.id] {
-      _index[element.id] = position
-      _ = remove(at: other)
-    } else {
-      _index[element.id] = position
+    _index[element.id] = position
+    if let other {
+      _elements.remove(at: other)
+      _ids.remove(at: other)
+      reindex(from: Swift.min(other, position))
     }
   }
 
@@ -188,7 +189,8 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
     IdentifiedArray(uniqueElements: try _elements.filter(isIncluded))
   }
 
-  private mutating func reindex(from start: Int) {
+  @usableFromInline
+  mutating func reindex(from start: Int) {
     var position = start
     while position < _ids.count {
       _index[_ids[position]] = position
