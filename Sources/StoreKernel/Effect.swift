@@ -10,19 +10,22 @@
 ///
 /// An effect is a value: nothing happens until the store runs it, after the reducer returns.
 public struct Effect<Action> {
+  // NB: every case but `none` and `send` is `indirect` (boxed): the enum is then an action or a
+  // pointer, so the store copies and destroys effects without the generic value witnesses a
+  // wide multi-payload enum needs. That keeps `send` cheap for the common `.none`.
   @usableFromInline
   enum Operation {
     case none
     case send(Action)
-    case merge([Effect])
-    case concatenate([Effect])
-    case run(Run)
+    indirect case merge([Effect])
+    indirect case concatenate([Effect])
+    indirect case run(Run)
     indirect case cancellable(id: CancelID, cancelInFlight: Bool, Effect)
-    case cancel(id: CancelID)
+    indirect case cancel(id: CancelID)
     /// Completes after the duration, on the store's clock (the building block of debounce).
-    case sleep(Duration)
+    indirect case sleep(Duration)
     indirect case throttle(id: CancelID, interval: Duration, latest: Bool, Effect)
-    case request(HostRequest<Action>)
+    indirect case request(HostRequest<Action>)
   }
 
   @usableFromInline
@@ -39,6 +42,15 @@ public struct Effect<Action> {
   /// No effect.
   @inlinable
   public static var none: Effect { Effect(operation: .none) }
+
+  /// Whether this is `.none`.
+  @inlinable
+  var isNone: Bool {
+    switch operation {
+    case .none: return true
+    default: return false
+    }
+  }
 
   /// Feeds `action` back into the store, after the current action.
   ///

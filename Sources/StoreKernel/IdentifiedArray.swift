@@ -64,6 +64,14 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
     }
   }
 
+  /// After the element at `position` changed its id from `oldID` in place: re-keys it.
+  @usableFromInline
+  mutating func rekey(at position: Int, from oldID: ID) {
+    let element = _elements[position]
+    _ids[position] = oldID
+    replace(at: position, with: element)
+  }
+
   /// Replaces (or removes, for nil) the element at `position`, keeping ids unique.
   @usableFromInline
   mutating func replace(at position: Int, with element: Element?) {
@@ -214,11 +222,18 @@ extension IdentifiedArray: RandomAccessCollection {
   public subscript(position: Int) -> Element {
     get { _elements[position] }
     _modify {
-      var element = _elements[position]
-      defer { replace(at: position, with: element) }
-      yield &element
+      let id = _ids[position]
+      yield &_elements[position]
+      // NB: the common case, an element changed in place with its id kept, costs one compare.
+      if _elements[position].id != id { rekey(at: position, from: id) }
     }
-    set { replace(at: position, with: newValue) }
+    set {
+      if newValue.id == _ids[position] {
+        _elements[position] = newValue
+      } else {
+        replace(at: position, with: newValue)
+      }
+    }
   }
 }
 

@@ -1,5 +1,11 @@
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Runs a reducer: holds the state, processes actions one at a time, and runs their effects.
 ///
 ///     let store = Store(initialState: Counter.State(), reducer: Counter())
@@ -33,27 +39,48 @@ import Synchronization
 public final class Store<State, Action>: @unchecked Sendable {
   // NB: `@unchecked Sendable`: everything below is touched only by the thread holding
   // `core.gate`, except the atomics.
-  private var currentState: State
-  /// The state the last version was computed against (Equatable states only).
-  private var snapshot: State?
-  private var dirty = false
-  private var stateVersion: UInt64 = 0
-  private let publishedVersion = Atomic<UInt64>(0)
-  private var notifiedVersion: UInt64 = 0
-  private let reducer: (inout State, Action) -> Effect<Action>
-  private let isEqual: ((State, State) -> Bool)?
-  let core: StoreCore<Action>
-  private let dependencyBox: DependencyBox
-  private var subscribers: [(token: UInt64, callback: (UInt64) -> Void)] = []
-  private var nextToken: UInt64 = 1
-  private var pendingAdvance: Int64 = 0
-  private var closeRequested = false
-  private var ranInCall = 0
+
+  /// What a call into the store reads and writes.
+  ///
+  /// NB: behind a pointer rather than in stored properties: the fast path of `send` is inlined
+  /// into (and specialized for) the caller's module, where stored class properties would cost a
+  /// dynamic exclusivity check each.
+  @usableFromInline
+  struct Hot {
+    @usableFromInline var state: State
+    /// The state the last version was computed against (Equatable states only).
+    @usableFromInline var snapshot: State?
+    /// Whether an action was reduced since the version was last computed.
+    @usableFromInline var dirty = false
+    @usableFromInline var version: UInt64 = 0
+    @usableFromInline var notifiedVersion: UInt64 = 0
+    @usableFromInline var hasSubscribers = false
+    var subscribers: [(token: UInt64, callback: (UInt64) -> Void)] = []
+    var nextToken: UInt64 = 1
+    var pendingAdvance: Int64 = 0
+    var closeRequested = false
+    var ranInCall = 0
+
+    init(state: State, snapshot: State?) {
+      self.state = state
+      self.snapshot = snapshot
+    }
+  }
+
+  @usableFromInline let hot: UnsafeMutablePointer<Hot>
+  @usableFromInline let reducer: (inout State, Action) -> Effect<Action>
+  @usableFromInline let isEqual: ((State, State) -> Bool)?
+  @usableFromInline let core: StoreCore<Action>
+  @usableFromInline let dependencyBox: DependencyBox
+  @usableFromInline let dependencyKey = DependencyContext.key
 
   /// A store of `reducer` from `initialState`, with a clock of `clock` kind, random numbers from
   /// `seed` (nil: a seed from the system), and dependencies changed by `withDependencies`.
   ///
   /// The state version bumps only when the state changed (compared with `==`).
+  // NB: inlinable so that the reducer's closure is formed where its types are known: the store
+  // then calls the feature's `reduce` directly, not through generic thunks.
+  @inlinable
   public convenience init<R: Reducer>(
     initialState: State,
     reducer: R,
@@ -68,6 +95,7 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   /// A store whose state is not `Equatable`: its version bumps after every call that reduced an
   /// action, changed or not.
+  @inlinable
   public convenience init<R: Reducer>(
     initialState: State,
     reducer: R,
@@ -80,6 +108,7 @@ public final class Store<State, Action>: @unchecked Sendable {
       clock: clock, seed: seed, withDependencies: withDependencies)
   }
 
+  @usableFromInline
   convenience init(
     initialState: State,
     reduce: @escaping (inout State, Action) -> Effect<Action>,
@@ -104,8 +133,8 @@ public final class Store<State, Action>: @unchecked Sendable {
     clock: StoreClock,
     dependencies: Dependencies
   ) {
-    self.currentState = initialState
-    self.snapshot = isEqual == nil ? nil : initialState
+    self.hot = .allocate(capacity: 1)
+    hot.initialize(to: Hot(state: initialState, snapshot: isEqual == nil ? nil : initialState))
     self.reducer = reduce
     self.isEqual = isEqual
     self.core = StoreCore(clock: clock)
@@ -114,36 +143,43 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   deinit {
     close()
+    hot.deinitialize(count: 1)
+    hot.deallocate()
   }
 
   // MARK: - Reading
 
   /// The current state.
   public var state: State {
-    if core.isHeldByCurrentThread { return currentState }
+    if core.isHeldByCurrentThread { return hot.pointee.state }
     core.gate.lock()
     defer { core.gate.unlock() }
-    return currentState
+    return hot.pointee.state
   }
 
-  /// Bumps each time the state changes (as of the end of the last call into the store).
+  /// Bumps when the state changes: two reads give the same version exactly when the state did
+  /// not change between them (an `Equatable` state is compared with `==`; see ``init``).
   public var version: UInt64 {
     if core.isHeldByCurrentThread {
       refreshVersion()
-      return stateVersion
+      return hot.pointee.version
     }
-    return publishedVersion.load(ordering: .acquiring)
+    core.gate.lock()
+    defer { core.gate.unlock() }
+    refreshVersion()
+    return hot.pointee.version
   }
 
   /// The state and its version, read together.
   public var stateAndVersion: (state: State, version: UInt64) {
     if core.isHeldByCurrentThread {
       refreshVersion()
-      return (currentState, stateVersion)
+      return (hot.pointee.state, hot.pointee.version)
     }
     core.gate.lock()
     defer { core.gate.unlock() }
-    return (currentState, stateVersion)
+    refreshVersion()
+    return (hot.pointee.state, hot.pointee.version)
   }
 
   /// The store's dependencies.
@@ -161,9 +197,11 @@ public final class Store<State, Action>: @unchecked Sendable {
   ///
   /// From inside the store (a subscriber, a host callback), the action is queued and reduced
   /// before the outer call returns. After ``close()``, does nothing.
+  @inlinable
   public func send(_ action: Action) {
+    let core = self.core
     if core.isHeldByCurrentThread {
-      if !core.isClosed { core.actions.append(action) }
+      _sendFromInside(action)
       return
     }
     core.gate.lock()
@@ -172,11 +210,32 @@ public final class Store<State, Action>: @unchecked Sendable {
       return
     }
     let previous = enter()
-    reduce(action)
-    finishCall()
+    hot.pointee.dirty = true
+    let effect = reducer(&hot.pointee.state, action)
+    // NB: the fast path: an action with no effect, in a store with nothing else going on, is
+    // reduced and versioned right here (specialized in the caller's module); anything else goes
+    // through the general loop.
+    if effect.isNone, core.isIdle, !hot.pointee.hasSubscribers {
+      versionAtEndOfCall()
+    } else {
+      _continueSend(effect, after: action)
+    }
     leave(previous)
     core.gate.unlock()
-    afterRelease()
+    if !core.inbox.isEmpty { afterRelease() }
+  }
+
+  @usableFromInline
+  func _sendFromInside(_ action: Action) {
+    if !core.isClosed { core.actions.pointee.append(action) }
+  }
+
+  /// The general path of `send`, once its action is reduced.
+  @usableFromInline
+  func _continueSend(_ effect: Effect<Action>, after action: Action) {
+    hot.pointee.ranInCall = 1
+    run(effect, of: action)
+    finishCall()
   }
 
   /// Runs whatever is due (semantic 3) and returns how much ran: actions reduced, timers fired,
@@ -196,7 +255,7 @@ public final class Store<State, Action>: @unchecked Sendable {
     guard !core.isClosed else { throw .closed }
     let nanoseconds = max(0, duration.saturatingNanoseconds)
     if core.isHeldByCurrentThread {
-      pendingAdvance = pendingAdvance.saturatingAdd(nanoseconds)
+      hot.pointee.pendingAdvance = hot.pointee.pendingAdvance.saturatingAdd(nanoseconds)
       return 0
     }
     return hold { runAdvance(nanoseconds) } ?? 0
@@ -215,9 +274,10 @@ public final class Store<State, Action>: @unchecked Sendable {
   @discardableResult
   public func subscribe(_ callback: @escaping (UInt64) -> Void) -> UInt64 {
     let subscribe = { [self] () -> UInt64 in
-      let token = nextToken
-      nextToken &+= 1
-      subscribers.append((token, callback))
+      let token = hot.pointee.nextToken
+      hot.pointee.nextToken &+= 1
+      hot.pointee.subscribers.append((token, callback))
+      hot.pointee.hasSubscribers = true
       return token
     }
     if core.isHeldByCurrentThread { return subscribe() }
@@ -230,8 +290,11 @@ public final class Store<State, Action>: @unchecked Sendable {
   @discardableResult
   public func unsubscribe(_ token: UInt64) -> Bool {
     let unsubscribe = { [self] () -> Bool in
-      guard let index = subscribers.firstIndex(where: { $0.token == token }) else { return false }
-      subscribers.remove(at: index)
+      guard let index = hot.pointee.subscribers.firstIndex(where: { $0.token == token }) else {
+        return false
+      }
+      hot.pointee.subscribers.remove(at: index)
+      hot.pointee.hasSubscribers = !hot.pointee.subscribers.isEmpty
       return true
     }
     if core.isHeldByCurrentThread { return unsubscribe() }
@@ -306,6 +369,7 @@ public final class Store<State, Action>: @unchecked Sendable {
         throw .system("cannot make the store's wake descriptor (eventfd/timerfd/epoll failed)")
       }
       core.wake = wake
+      core.wakeOpen.store(true, ordering: .relaxed)
       core.inbox.watch(eventFD: wake.eventFD)
       settleWake()
       return wake.fd
@@ -322,10 +386,10 @@ public final class Store<State, Action>: @unchecked Sendable {
   /// calls do nothing or throw `.closed`. From inside the store, happens when the outer call ends.
   public func close() {
     if core.isHeldByCurrentThread {
-      closeRequested = true
+      hot.pointee.closeRequested = true
       return
     }
-    _ = hold { closeRequested = true }
+    _ = hold { hot.pointee.closeRequested = true }
   }
 
   // MARK: - The running call (holder)
@@ -335,7 +399,7 @@ public final class Store<State, Action>: @unchecked Sendable {
     if core.isHeldByCurrentThread { return nil }
     core.gate.lock()
     let previous = enter()
-    ranInCall = 0
+    hot.pointee.ranInCall = 0
     let result = body()
     finishCall()
     leave(previous)
@@ -344,21 +408,22 @@ public final class Store<State, Action>: @unchecked Sendable {
     return result
   }
 
-  @inline(__always)
-  private func enter() -> UnsafeMutableRawPointer? {
+  @inlinable
+  func enter() -> UnsafeMutableRawPointer? {
     core.inbox.owner.store(currentThreadID(), ordering: .relaxed)
-    return DependencyContext.enter(dependencyBox)
+    return DependencyContext.enter(dependencyBox, key: dependencyKey)
   }
 
-  @inline(__always)
-  private func leave(_ previous: UnsafeMutableRawPointer?) {
-    DependencyContext.restore(previous)
+  @inlinable
+  func leave(_ previous: UnsafeMutableRawPointer?) {
+    DependencyContext.restore(previous, key: dependencyKey)
     core.inbox.owner.store(0, ordering: .relaxed)
   }
 
   /// After letting go: work that arrived meanwhile from other threads is run now if the store is
   /// free (semantic 2), rather than left for the next poll.
-  private func afterRelease() {
+  @usableFromInline
+  func afterRelease() {
     while !core.inbox.isEmpty && !core.isClosed && core.gate.tryLock() {
       let previous = enter()
       finishCall()
@@ -375,14 +440,17 @@ public final class Store<State, Action>: @unchecked Sendable {
   }
 
   private func reduce(_ action: Action) {
-    dirty = true
-    ranInCall += 1
-    let effect = reducer(&currentState, action)
+    hot.pointee.dirty = true
+    hot.pointee.ranInCall += 1
+    run(reducer(&hot.pointee.state, action), of: action)
+  }
+
+  private func run(_ effect: Effect<Action>, of action: Action) {
     switch effect.operation {
     case .none:
       return
     case let .send(next):
-      core.actions.append(next)
+      core.actions.pointee.append(next)
     default:
       if core.recordsOrigins { core.origin = Dump.text(of: action, qualifyEnum: true) }
       core.start(effect, in: core.root, sink: nil, done: nil)
@@ -393,20 +461,20 @@ public final class Store<State, Action>: @unchecked Sendable {
   /// Runs everything that need not wait; returns how much ran.
   @discardableResult
   private func drain() -> Int {
-    let before = ranInCall
+    let before = hot.pointee.ranInCall
     while !core.isClosed {
-      if let action = core.actions.popFirst() {
+      if let action = core.actions.pointee.popFirst() {
         reduce(action)
         continue
       }
       if !core.inbox.isEmpty {
         if let item = core.inbox.popItem() {
-          ranInCall += 1
+          hot.pointee.ranInCall += 1
           item()
           continue
         }
         if let job = core.inbox.popJob() {
-          ranInCall += 1
+          hot.pointee.ranInCall += 1
           core.executor.run(job)
           continue
         }
@@ -414,13 +482,13 @@ public final class Store<State, Action>: @unchecked Sendable {
       if !core.clock.timers.isEmpty,
         let timer = core.clock.timers.popDue(now: core.clock.nowNanoseconds)
       {
-        ranInCall += 1
+        hot.pointee.ranInCall += 1
         core.fire(timer)
         continue
       }
       break
     }
-    return ranInCall - before
+    return hot.pointee.ranInCall - before
   }
 
   private func runAdvance(_ nanoseconds: Int64) -> Int {
@@ -437,7 +505,9 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   private var hasWork: Bool {
     guard !core.isClosed else { return false }
-    if !core.actions.isEmpty || !core.inbox.isEmpty || pendingAdvance > 0 { return true }
+    if !core.actions.pointee.isEmpty || !core.inbox.isEmpty || hot.pointee.pendingAdvance > 0 {
+      return true
+    }
     guard !core.clock.timers.isEmpty, let deadline = core.clock.timers.earliestDeadline else {
       return false
     }
@@ -448,33 +518,52 @@ public final class Store<State, Action>: @unchecked Sendable {
   private func finishCall() {
     repeat {
       drain()
-      if pendingAdvance > 0 {
-        let nanoseconds = pendingAdvance
-        pendingAdvance = 0
+      if hot.pointee.pendingAdvance > 0 {
+        let nanoseconds = hot.pointee.pendingAdvance
+        hot.pointee.pendingAdvance = 0
         _ = runAdvance(nanoseconds)
         continue
       }
-      refreshVersion()
-      if stateVersion != notifiedVersion && !core.isClosed {
-        notifiedVersion = stateVersion
-        for subscriber in subscribers { subscriber.callback(stateVersion) }
+      versionAtEndOfCall()
+      let version = hot.pointee.version
+      if version != hot.pointee.notifiedVersion && !core.isClosed {
+        hot.pointee.notifiedVersion = version
+        for subscriber in hot.pointee.subscribers { subscriber.callback(version) }
       }
-    } while hasWork && !closeRequested
-    if closeRequested {
+    } while hasWork && !hot.pointee.closeRequested
+    if hot.pointee.closeRequested {
       core.close()
-      subscribers.removeAll()
+      hot.pointee.subscribers.removeAll()
+      hot.pointee.hasSubscribers = false
       refreshVersion()
     }
     settleWake()
   }
 
-  private func refreshVersion() {
-    guard dirty else { return }
-    dirty = false
-    if let isEqual, let snapshot, isEqual(snapshot, currentState) { return }
-    stateVersion &+= 1
-    publishedVersion.store(stateVersion, ordering: .releasing)
-    if isEqual != nil { snapshot = currentState }
+  /// Brings the version up to date: compares the state with the one the version was last
+  /// computed for (`Equatable` states), or counts the reduction (other states).
+  @inlinable
+  func refreshVersion() {
+    guard hot.pointee.dirty else { return }
+    hot.pointee.dirty = false
+    if let isEqual {
+      if let snapshot = hot.pointee.snapshot, isEqual(snapshot, hot.pointee.state) { return }
+      hot.pointee.snapshot = hot.pointee.state
+    }
+    hot.pointee.version &+= 1
+    // NB: with no subscriber, the notification is due at once (there is no one to call).
+    if !hot.pointee.hasSubscribers { hot.pointee.notifiedVersion = hot.pointee.version }
+  }
+
+  /// The version work at the end of a call.
+  ///
+  /// NB: an `Equatable` state is compared only when its version is needed: at the end of each
+  /// call if there are subscribers, else when `version` is read. The comparison keeps a copy of
+  /// the state it compared, so the next change to a large collection copies it once (copy on
+  /// write): a loop of sends that nobody observes pays that once, not per send.
+  @inlinable
+  func versionAtEndOfCall() {
+    if isEqual == nil || hot.pointee.hasSubscribers { refreshVersion() }
   }
 
   private func settleWake() {

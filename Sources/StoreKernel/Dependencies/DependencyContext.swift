@@ -5,6 +5,7 @@ import Musl
 #endif
 
 /// The dependencies of a store, shared by reference so effects read the store's current ones.
+@usableFromInline
 final class DependencyBox: @unchecked Sendable {
   // NB: written only when the store is made; read by the thread holding the store.
   var dependencies: Dependencies
@@ -17,8 +18,9 @@ final class DependencyBox: @unchecked Sendable {
 ///
 /// NB: a pthread key, not a global and not `@TaskLocal`: the value belongs to the thread that
 /// holds the store, and a call into another store from a callback nests and restores it.
+@usableFromInline
 enum DependencyContext {
-  private static let key: pthread_key_t = {
+  @usableFromInline static let key: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key, nil)
     return key
@@ -29,14 +31,19 @@ enum DependencyContext {
     return Unmanaged<DependencyBox>.fromOpaque(raw).takeUnretainedValue()
   }
 
-  /// Makes `box` current; returns what was current, for ``restore(_:)``.
-  static func enter(_ box: DependencyBox) -> UnsafeMutableRawPointer? {
+  /// Makes `box` current; returns what was current, for ``restore(_:key:)``.
+  ///
+  /// NB: callers pass ``key`` read once (a store keeps it): reading the static each call costs a
+  /// `swift_once` check on the hot path.
+  @inlinable
+  static func enter(_ box: DependencyBox, key: pthread_key_t) -> UnsafeMutableRawPointer? {
     let previous = pthread_getspecific(key)
     pthread_setspecific(key, Unmanaged.passUnretained(box).toOpaque())
     return previous
   }
 
-  static func restore(_ previous: UnsafeMutableRawPointer?) {
+  @inlinable
+  static func restore(_ previous: UnsafeMutableRawPointer?, key: pthread_key_t) {
     pthread_setspecific(key, previous)
   }
 }

@@ -14,6 +14,7 @@ struct CancelID: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// child's `.cancel(id:)` cannot reach its siblings' or its parent's effects of the same id.
   /// An identifier from a hashable value that is not declared Sendable but is immutable (a key
   /// path, an element id).
+  @usableFromInline
   init(unchecked id: AnyHashable) { self.base = id }
 
   func scoped(to namespace: CancelID) -> CancelID { CancelID(Scoped(namespace: namespace, id: self)) }
@@ -59,6 +60,7 @@ extension Effect {
   ///
   /// NB: how `ifLet`, `ifCaseLet` and `forEach` keep each child's effects apart and cancel them
   /// all when the child goes away.
+  @usableFromInline
   func scoped(to namespace: CancelID) -> Effect {
     switch operation {
     case .none: return .none

@@ -1,12 +1,19 @@
 /// A first-in, first-out queue: amortized O(1) append and removal from the front.
+@usableFromInline
 struct FIFO<Element> {
   private var storage: [Element] = []
-  private var head = 0
+  @usableFromInline var head = 0
+  @usableFromInline var tail = 0
 
-  var isEmpty: Bool { head == storage.count }
+  init() {}
+
+  @inlinable var isEmpty: Bool { head == tail }
   var count: Int { storage.count - head }
 
-  mutating func append(_ element: Element) { storage.append(element) }
+  mutating func append(_ element: Element) {
+    storage.append(element)
+    tail = storage.count
+  }
 
   mutating func popFirst() -> Element? {
     guard head < storage.count else { return nil }
@@ -21,12 +28,14 @@ struct FIFO<Element> {
       storage.removeFirst(head)
       head = 0
     }
+    tail = storage.count
     return element
   }
 
   mutating func removeAll() {
     storage.removeAll()
     head = 0
+    tail = 0
   }
 
   /// The elements still queued, oldest first.

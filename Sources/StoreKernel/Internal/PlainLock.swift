@@ -8,8 +8,9 @@ import Musl
 ///
 /// NB: the store's own serialization needs `tryLock` and a lock held across a whole call (with
 /// callbacks to the host inside), which `Mutex.withLock` does not express.
+@usableFromInline
 final class PlainLock: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   init() {
     mutex = .allocate(capacity: 1)
@@ -23,9 +24,9 @@ final class PlainLock: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  @inline(__always) func lock() { pthread_mutex_lock(mutex) }
-  @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
-  @inline(__always) func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+  @inlinable func lock() { pthread_mutex_lock(mutex) }
+  @inlinable func unlock() { pthread_mutex_unlock(mutex) }
+  @inlinable func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
 
   @inline(__always)
   func withLock<R>(_ body: () throws -> R) rethrows -> R {
@@ -36,5 +37,5 @@ final class PlainLock: @unchecked Sendable {
 }
 
 /// The calling thread's identity.
-@inline(__always)
+@inlinable
 func currentThreadID() -> UInt { UInt(pthread_self()) }

@@ -70,6 +70,7 @@ where Element.State: Identifiable, Element.State.ID == ID {
     self.toElementAction = toElementAction
   }
 
+  @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let elementEffects = reduceElement(into: &state, action: action)
     // NB: ids are compared by buffer identity first (Array's ==), so an action that does not
@@ -87,7 +88,8 @@ where Element.State: Identifiable, Element.State.ID == ID {
     return effect
   }
 
-  private func reduceElement(
+  @inlinable
+  func reduceElement(
     into state: inout Parent.State, action: Parent.Action
   ) -> Effect<Parent.Action> {
     guard case let .element(id, elementAction)? = toElementAction.extract(from: action),
@@ -106,7 +108,8 @@ where Element.State: Identifiable, Element.State.ID == ID {
     }
   }
 
-  private func navigationID(for id: ID) -> NavigationID {
+  @usableFromInline
+  func navigationID(for id: ID) -> NavigationID {
     NavigationID(site: CancelID(unchecked: AnyHashable(toElementsState)), identity: CancelID(id))
   }
 }

@@ -49,6 +49,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     self.toChildAction = toChildAction
   }
 
+  @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let childEffects = reduceChild(into: &state, action: action)
     let idBefore = toChildState.extract(from: state).map(navigationID(for:))
@@ -61,7 +62,8 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return effect
   }
 
-  private func reduceChild(
+  @inlinable
+  func reduceChild(
     into state: inout Parent.State, action: Parent.Action
   ) -> Effect<Parent.Action> {
     guard let childAction = toChildAction.extract(from: action),
@@ -75,7 +77,8 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   // NB: the site is the pair of reducer types, not the operator value: `body` makes a new value
   // for every action, and ids must match from the action that started an effect to the one that
   // cancels it.
-  private func navigationID(for childState: Child.State) -> NavigationID {
+  @usableFromInline
+  func navigationID(for childState: Child.State) -> NavigationID {
     NavigationID(
       site: CancelID(Site(parent: ObjectIdentifier(Parent.self), child: ObjectIdentifier(Child.self))),
       identity: identity(of: childState))

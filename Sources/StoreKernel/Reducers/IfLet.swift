@@ -52,6 +52,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     self.toChildAction = toChildAction
   }
 
+  @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let childEffects = reduceChild(into: &state, action: action)
     let idBefore = state[keyPath: toChildState].map(navigationID(for:))
@@ -64,7 +65,8 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return effect
   }
 
-  private func reduceChild(
+  @inlinable
+  func reduceChild(
     into state: inout Parent.State, action: Parent.Action
   ) -> Effect<Parent.Action> {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
@@ -79,7 +81,8 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return effect.map(embed).scoped(to: navigation.cancelID)
   }
 
-  private func navigationID(for childState: Child.State) -> NavigationID {
+  @usableFromInline
+  func navigationID(for childState: Child.State) -> NavigationID {
     NavigationID(
       site: CancelID(unchecked: AnyHashable(toChildState)), identity: identity(of: childState))
   }

@@ -1,15 +1,24 @@
 /// Identifies one presentation of a child (an `ifLet` child, an `ifCaseLet` case, a `forEach`
 /// element): its effects run under it, and are cancelled through it when the child goes away.
+@usableFromInline
 struct NavigationID: Hashable, Sendable {
   /// Where in the parent: the operator's key path or case path.
   let site: CancelID
   /// Which child: its id (`Identifiable` state or `forEach` element), or nil.
   let identity: CancelID?
 
+  @usableFromInline
+  init(site: CancelID, identity: CancelID?) {
+    self.site = site
+    self.identity = identity
+  }
+
+  @usableFromInline
   var cancelID: CancelID { CancelID(self) }
 }
 
 /// The id of `value` if it is `Identifiable`.
+@usableFromInline
 func identity(of value: Any) -> CancelID? {
   guard let identifiable = value as? any Identifiable else { return nil }
   return cancelID(of: identifiable)

@@ -7,17 +7,18 @@ import Synchronization
 ///
 /// It also keeps the store's wake descriptor honest: work pushed by a thread that does not hold
 /// the store makes the eventfd readable, and the holder clears it once the inbox is empty.
+@usableFromInline
 final class Inbox: @unchecked Sendable {
   private let lock = PlainLock()
   private var jobs = FIFO<UnownedJob>()
   private var items = FIFO<() -> Void>()
   private var eventFD: Int32 = -1
-  private let count = Atomic<Int>(0)
+  @usableFromInline let count = Atomic<Int>(0)
   /// The thread holding the store, 0 if none.
-  let owner = Atomic<UInt>(0)
+  @usableFromInline let owner = Atomic<UInt>(0)
 
   /// Whether nothing is waiting (cheap: no lock).
-  var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
+  @inlinable var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
 
   func push(job: UnownedJob) {
     lock.withLock {

@@ -44,7 +44,7 @@ public final class StoreClock: Clock, @unchecked Sendable {
   }
 
   public let kind: Kind
-  let timers: TimerQueue
+  @usableFromInline let timers: TimerQueue
   private let manualNow = Atomic<Int64>(0)
 
   init(kind: Kind, timers: TimerQueue = TimerQueue()) {

@@ -6,16 +6,23 @@ import Synchronization
 ///
 /// NB: `@unchecked Sendable`: the parts marked "holder" are touched only by the thread holding the
 /// store (see ``Store``); the rest is behind locks or atomics.
+@usableFromInline
 final class StoreCore<Action>: @unchecked Sendable {
   // -- serialization
-  let gate = PlainLock()
-  let inbox = Inbox()
+  @usableFromInline let gate = PlainLock()
+  @usableFromInline let inbox = Inbox()
   let executor: HostDrainedExecutor
-  let clock: StoreClock
-  private let closedFlag = Atomic<Bool>(false)
+  @usableFromInline let clock: StoreClock
+  @usableFromInline let closedFlag = Atomic<Bool>(false)
+  /// Whether the wake descriptor is open (the fast path of `send` then steps aside).
+  @usableFromInline let wakeOpen = Atomic<Bool>(false)
 
   // -- holder
-  var actions = FIFO<Action>()
+  /// The actions waiting to be reduced.
+  ///
+  /// NB: behind a pointer, like the store's state, so the inlined fast path of `send` reaches it
+  /// without dynamic exclusivity checks.
+  @usableFromInline let actions: UnsafeMutablePointer<FIFO<Action>>
   let root = Region(id: nil)
   var cancellables: [CancelID: [Region]] = [:]
   var throttles: [CancelID: ThrottleState<Action>] = [:]
@@ -35,13 +42,29 @@ final class StoreCore<Action>: @unchecked Sendable {
   init(clock: StoreClock) {
     self.clock = clock
     self.executor = HostDrainedExecutor(inbox: inbox)
+    self.actions = .allocate(capacity: 1)
+    actions.initialize(to: FIFO())
   }
 
+  deinit {
+    actions.deinitialize(count: 1)
+    actions.deallocate()
+  }
+
+  @inlinable
   var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
 
   /// Whether the calling thread holds the store.
-  @inline(__always)
+  @inlinable
   var isHeldByCurrentThread: Bool { inbox.owner.load(ordering: .relaxed) == currentThreadID() }
+
+  /// Whether nothing at all waits: no action, no inbox work, no timer, no wake descriptor to
+  /// settle. What lets `send` skip the general loop.
+  @inlinable
+  var isIdle: Bool {
+    actions.pointee.isEmpty && inbox.isEmpty && clock.timers.isEmpty
+      && !wakeOpen.load(ordering: .relaxed)
+  }
 
   // MARK: - Running effects (holder)
 
@@ -51,7 +74,7 @@ final class StoreCore<Action>: @unchecked Sendable {
     if let sink {
       sink.receive(action)
     } else {
-      actions.append(action)
+      actions.pointee.append(action)
     }
   }
 
@@ -399,11 +422,12 @@ final class StoreCore<Action>: @unchecked Sendable {
         break
       }
     }
-    actions.removeAll()
+    actions.pointee.removeAll()
     handler = nil
     inbox.settleWake(stop: true)
     wake?.close()
     wake = nil
+    wakeOpen.store(false, ordering: .relaxed)
   }
 
   func report(_ message: String) {

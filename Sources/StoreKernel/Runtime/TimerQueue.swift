@@ -5,6 +5,7 @@ import Synchronization
 /// NB: effects never rely on `Task.sleep`'s own timers: every wait goes through this queue, so a
 /// store's time is wholly its clock's (manual clocks move only when advanced) and a due timer runs
 /// only inside a call into the store, on the caller's thread.
+@usableFromInline
 final class TimerQueue: @unchecked Sendable {
   /// What a due timer does.
   enum Fire {
@@ -35,10 +36,10 @@ final class TimerQueue: @unchecked Sendable {
   // run, on whatever thread cancels it.
   private let lock = PlainLock()
   private var storage = Storage()
-  private let liveCount = Atomic<Int>(0)
+  @usableFromInline let liveCount = Atomic<Int>(0)
 
   /// Whether no timer is pending (cheap: no lock).
-  var isEmpty: Bool { liveCount.load(ordering: .acquiring) == 0 }
+  @inlinable var isEmpty: Bool { liveCount.load(ordering: .acquiring) == 0 }
 
   /// Schedules `fire` at `deadline`; nil if the queue is closed (the store is closed).
   func schedule(at deadline: Int64, _ fire: Fire) -> UInt64? {
