@@ -73,19 +73,21 @@ public struct Effect<Action> {
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
     catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil
   ) -> Effect {
-    Effect(operation: .run(Run { send in
-      do {
-        try await operation(send)
-      } catch is CancellationError {
-        // NB: cancellation ends the effect quietly, as upstream.
-      } catch {
-        if let handler {
-          await handler(error, send)
-        } else {
-          send.report("an effect threw \(error) and has no catch handler")
-        }
-      }
-    }))
+    Effect(
+      operation: .run(
+        Run { send in
+          do {
+            try await operation(send)
+          } catch is CancellationError {
+            // NB: cancellation ends the effect quietly, as upstream.
+          } catch {
+            if let handler {
+              await handler(error, send)
+            } else {
+              send.report("an effect threw \(error) and has no catch handler")
+            }
+          }
+        }))
   }
 
   /// Runs `effects` side by side. Actions they send arrive in the order they are sent.
@@ -127,7 +129,8 @@ public struct Effect<Action> {
     switch (operation, other.operation) {
     case (.none, _): return other
     case (_, .none): return self
-    case let (.concatenate(lhs), .concatenate(rhs)): return Effect(operation: .concatenate(lhs + rhs))
+    case let (.concatenate(lhs), .concatenate(rhs)):
+      return Effect(operation: .concatenate(lhs + rhs))
     case let (.concatenate(lhs), _): return Effect(operation: .concatenate(lhs + [other]))
     case let (_, .concatenate(rhs)): return Effect(operation: .concatenate([self] + rhs))
     default: return Effect(operation: .concatenate([self, other]))
@@ -150,21 +153,26 @@ public struct Effect<Action> {
     switch operation {
     case .none: return .none
     case let .send(action): return .send(transform(action))
-    case let .merge(effects): return Effect<T>(operation: .merge(effects.map { $0._map(transform) }))
+    case let .merge(effects):
+      return Effect<T>(operation: .merge(effects.map { $0._map(transform) }))
     case let .concatenate(effects):
       return Effect<T>(operation: .concatenate(effects.map { $0._map(transform) }))
     case let .run(run):
-      return Effect<T>(operation: .run(.init { send in
-        await run.operation(send.pullback(transform))
-      }))
+      return Effect<T>(
+        operation: .run(
+          .init { send in
+            await run.operation(send.pullback(transform))
+          }))
     case let .cancellable(id, cancelInFlight, effect):
-      return Effect<T>(operation: .cancellable(
-        id: id, cancelInFlight: cancelInFlight, effect._map(transform)))
+      return Effect<T>(
+        operation: .cancellable(
+          id: id, cancelInFlight: cancelInFlight, effect._map(transform)))
     case let .cancel(id): return Effect<T>(operation: .cancel(id: id))
     case let .sleep(duration): return Effect<T>(operation: .sleep(duration))
     case let .throttle(id, interval, latest, effect):
-      return Effect<T>(operation: .throttle(
-        id: id, interval: interval, latest: latest, effect._map(transform)))
+      return Effect<T>(
+        operation: .throttle(
+          id: id, interval: interval, latest: latest, effect._map(transform)))
     case let .request(request): return Effect<T>(operation: .request(request.map(transform)))
     }
   }

@@ -111,7 +111,8 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
 
   /// Inserts `element` at `position` (clamped to the array) unless its id is present.
   @discardableResult
-  public mutating func insert(_ element: Element, at position: Int) -> (inserted: Bool, index: Int) {
+  public mutating func insert(_ element: Element, at position: Int) -> (inserted: Bool, index: Int)
+  {
     if let existing = _index[element.id] { return (false, existing) }
     let position = Swift.min(Swift.max(position, 0), _elements.count)
     _elements.insert(element, at: position)
@@ -268,9 +269,10 @@ extension IdentifiedArray: Decodable where Element: Decodable {
     while !container.isAtEnd {
       let element = try container.decode(Element.self)
       guard append(element).inserted else {
-        throw DecodingError.dataCorrupted(DecodingError.Context(
-          codingPath: container.codingPath,
-          debugDescription: "repeated id \(element.id) at position \(_elements.count)"))
+        throw DecodingError.dataCorrupted(
+          DecodingError.Context(
+            codingPath: container.codingPath,
+            debugDescription: "repeated id \(element.id) at position \(_elements.count)"))
       }
     }
   }

@@ -125,7 +125,8 @@ public enum ReducerBuilder<State, Action> {
     case second(Second)
 
     @inlinable
-    public func reduce(into state: inout First.State, action: First.Action) -> Effect<First.Action> {
+    public func reduce(into state: inout First.State, action: First.Action) -> Effect<First.Action>
+    {
       switch self {
       case let .first(first): first.reduce(into: &state, action: action)
       case let .second(second): second.reduce(into: &state, action: action)

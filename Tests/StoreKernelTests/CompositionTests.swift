@@ -303,7 +303,8 @@ struct Settings: Reducer {
 }
 
 @Test func bindingActionsSetFieldsByName() throws {
-  let store = TestStore(initialState: Settings.State(), reducer: Settings(), reporter: .swiftTesting)
+  let store = TestStore(
+    initialState: Settings.State(), reducer: Settings(), reporter: .swiftTesting)
   store.send(.binding(.set(\.searchQuery, "bos"))) {
     $0.searchQuery = "bos"
     $0.searches = 1
@@ -354,19 +355,20 @@ struct Settings: Reducer {
   store.send(.left(.set(1)))
   let output = lines.all
   #expect(output.count == 3)
-  #expect(output[0] == """
-    received action:
-      Parent.Action.left(.increment)
-      Parent.State(
-        left: Counter.State(
-    -     count: 0
-    +     count: 1
+  #expect(
+    output[0] == """
+      received action:
+        Parent.Action.left(.increment)
+        Parent.State(
+          left: Counter.State(
+      -     count: 0
+      +     count: 1
+          )
+          right: Counter.State(
+            count: 0
+          … (2 unchanged)
         )
-        right: Counter.State(
-          count: 0
-        … (2 unchanged)
-      )
-    """)
+      """)
   #expect(output[1].contains("-   log: []\n+   log: [\"x\"]"))
   #expect(output[2].hasSuffix("(No state changes)"))
 }

@@ -160,7 +160,8 @@ private func store(
         return .run { [recorder] send in
           await withTaskCancellationHandler {
             await Task.yield()
-          } onCancel: {}
+          } onCancel: {
+          }
           // NB: by now the effect was cancelled (the same send call cancelled it).
           recorder.append(send.isCancelled)
           await send(.value)
@@ -292,7 +293,9 @@ func throttleLetsOneThroughPerInterval(latest: Bool) throws {
   struct Boom: Error {}
   let lines = Recorder<String>()
   let store = store { _ in
-    .run { _ in throw Boom() } catch: { error, send in
+    .run { _ in
+      throw Boom()
+    } catch: { error, send in
       await send(.step("caught \(error)"))
     }
     .merge(with: .run { _ in throw Boom() })

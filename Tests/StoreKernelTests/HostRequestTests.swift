@@ -237,7 +237,9 @@ final class FakeHost: @unchecked Sendable {
     func reduce(into state: inout String, action: Action) -> Effect<Action> {
       switch action {
       case .go:
-        return .request("x", payload: Double.nan, as: Int.self) { _ in .go } failure: {
+        return .request("x", payload: Double.nan, as: Int.self) { _ in
+          .go
+        } failure: {
           .failed($0.message)
         }
       case let .failed(message):
@@ -262,12 +264,14 @@ final class Thread: @unchecked Sendable {
   init(_ body: @escaping () -> Void) {
     self.body = body
     let box = Unmanaged.passRetained(self).toOpaque()
-    pthread_create(&thread, nil, { raw in
-      guard let raw else { return nil }
-      let me = Unmanaged<Thread>.fromOpaque(raw).takeRetainedValue()
-      me.body()
-      return nil
-    }, box)
+    pthread_create(
+      &thread, nil,
+      { raw in
+        guard let raw else { return nil }
+        let me = Unmanaged<Thread>.fromOpaque(raw).takeRetainedValue()
+        me.body()
+        return nil
+      }, box)
   }
 
   func join() { pthread_join(thread, nil) }

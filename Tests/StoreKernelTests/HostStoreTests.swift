@@ -101,7 +101,8 @@ private func state(_ store: any HostStore) throws -> String {
 @Test func closingAHostStoreRefusesEverything() throws {
   let store = try facts.makeStore(state: nil)
   let cancels = Recorder<UInt64>()
-  try store.setRequestHandler(HostRequestHandler(onRequest: { _ in }, onCancel: { cancels.append($0) }))
+  try store.setRequestHandler(
+    HostRequestHandler(onRequest: { _ in }, onCancel: { cancels.append($0) }))
   try send(store, #""factButtonTapped""#)
   store.close()
   store.close()

@@ -47,10 +47,12 @@ private struct Todo: Equatable, Codable, Identifiable, Sendable {
 @Test func identifiedArraysAreJSONArrays() throws {
   let todos: IdentifiedArrayOf<Todo> = [Todo(id: 1, title: "a"), Todo(id: 2, title: "b")]
   let json = try JSONEncoder().encode(todos)
-  #expect(String(decoding: json, as: UTF8.self)
-    == #"[{"done":false,"id":1,"title":"a"},{"done":false,"id":2,"title":"b"}]"#
-    || String(decoding: json, as: UTF8.self)
-      == #"[{"id":1,"title":"a","done":false},{"id":2,"title":"b","done":false}]"#)
+  #expect(
+    String(decoding: json, as: UTF8.self)
+      == #"[{"done":false,"id":1,"title":"a"},{"done":false,"id":2,"title":"b"}]"#
+      || String(decoding: json, as: UTF8.self)
+        == #"[{"id":1,"title":"a","done":false},{"id":2,"title":"b","done":false}]"#
+  )
   #expect(try JSONDecoder().decode(IdentifiedArrayOf<Todo>.self, from: json) == todos)
   do {
     _ = try JSONDecoder().decode(

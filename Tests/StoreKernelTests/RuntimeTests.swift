@@ -174,12 +174,14 @@ private func isReadable(_ fd: Int32, waitingMilliseconds: Int32 = 0) -> Bool {
 
 @Test func workResumedFromAnotherThreadMakesTheDescriptorReadable() throws {
   let resumer = Mutex<UnsafeContinuation<Void, Never>?>(nil)
-  let store = Store(initialState: [], reducer: Recording { _ in
-    .run { send in
-      await withUnsafeContinuation { continuation in resumer.withLock { $0 = continuation } }
-      await send(.step("resumed"))
-    }
-  })
+  let store = Store(
+    initialState: [],
+    reducer: Recording { _ in
+      .run { send in
+        await withUnsafeContinuation { continuation in resumer.withLock { $0 = continuation } }
+        await send(.step("resumed"))
+      }
+    })
   let fd = try store.fileDescriptor()
   store.send(.start)
   #expect(!isReadable(fd))
@@ -194,15 +196,18 @@ private func isReadable(_ fd: Int32, waitingMilliseconds: Int32 = 0) -> Bool {
 }
 
 @Test func aManualClockFiresTimersInDeadlineOrder() throws {
-  let store = Store(initialState: [], reducer: Recording { dependencies in
-    let clock = dependencies.clock
-    return .merge([30, 10, 20].map { delay in
-      .run { send in
-        try await clock.sleep(for: .milliseconds(delay))
-        await send(.step("\(delay) at \(clock.now)"))
-      }
-    })
-  }, clock: .manual)
+  let store = Store(
+    initialState: [],
+    reducer: Recording { dependencies in
+      let clock = dependencies.clock
+      return .merge(
+        [30, 10, 20].map { delay in
+          .run { send in
+            try await clock.sleep(for: .milliseconds(delay))
+            await send(.step("\(delay) at \(clock.now)"))
+          }
+        })
+    }, clock: .manual)
   store.send(.start)
   #expect(try store.advance(by: .milliseconds(25)) > 0)
   #expect(store.state == ["10 at 0.01 seconds", "20 at 0.02 seconds"])

@@ -2,7 +2,8 @@ import StoreKernel
 import Testing
 
 @Test func aTestStoreDrivesTheHostSide() {
-  let store = TestStore(initialState: Facts.State(count: 3), reducer: Facts(), reporter: .swiftTesting)
+  let store = TestStore(
+    initialState: Facts.State(count: 3), reducer: Facts(), reporter: .swiftTesting)
   store.send(.factButtonTapped)
   #expect(store.request("numberFact.fetch").map { try? $0.payload(as: Int.self) } == 3)
   store.respond(to: "numberFact.fetch", with: "3 is a crowd")
@@ -21,9 +22,10 @@ import Testing
   store.receive(.factFailed("offline")) { $0.error = "offline" }
 
   store.send(.buzz)
-  #expect(store.requestLog.map(\.name) == [
-    "numberFact.fetch", "scores.live", "numberFact.fetch", "haptics.play",
-  ])
+  #expect(
+    store.requestLog.map(\.name) == [
+      "numberFact.fetch", "scores.live", "numberFact.fetch", "haptics.play",
+    ])
   #expect(store.requests.isEmpty)
 
   store.send(.factButtonTapped)
@@ -65,20 +67,21 @@ private func failing<State: Equatable, Action>(
       $0.error = "nope"
     }
   }
-  #expect(messages == [
-    """
-    State change does not match expectation (- expected, + actual):
-        Facts.State(
-          count: 0
-          fact: nil
-      -   error: "nope"
-      -   scores: [6]
-      +   error: nil
-      +   scores: [5]
-          streamEnded: false
-        )
-    """
-  ])
+  #expect(
+    messages == [
+      """
+      State change does not match expectation (- expected, + actual):
+          Facts.State(
+            count: 0
+            fact: nil
+        -   error: "nope"
+        -   scores: [6]
+        +   error: nil
+        +   scores: [5]
+            streamEnded: false
+          )
+      """
+    ])
 }
 
 @Test func aChangeWithoutAnAssertionFails() {
@@ -94,12 +97,13 @@ private func failing<State: Equatable, Action>(
   let messages = failing(Bouncer.State(), Bouncer()) { store in
     store.send(.bounce) { $0.count = 1 }
   }
-  #expect(messages == [
-    """
-    Must handle 1 received action before the test ends:
-      - Bouncer.Action.decrement
-    """
-  ])
+  #expect(
+    messages == [
+      """
+      Must handle 1 received action before the test ends:
+        - Bouncer.Action.decrement
+      """
+    ])
 }
 
 @Test func sendingWithUnhandledActionsFails() {
@@ -108,7 +112,8 @@ private func failing<State: Equatable, Action>(
     store.send(.noop)
   }
   #expect(messages.count == 1)
-  #expect(messages.first?.hasPrefix("Must handle 1 received action before sending an action:") == true)
+  #expect(
+    messages.first?.hasPrefix("Must handle 1 received action before sending an action:") == true)
 }
 
 @Test func anUnexpectedReceivedActionFails() {
@@ -116,13 +121,14 @@ private func failing<State: Equatable, Action>(
     store.send(.bounce) { $0.count = 1 }
     store.receive(.increment) { $0.count = 0 }
   }
-  #expect(messages == [
-    """
-    Received unexpected action (- expected, + received):
-    - Bouncer.Action.increment
-    + Bouncer.Action.decrement
-    """
-  ])
+  #expect(
+    messages == [
+      """
+      Received unexpected action (- expected, + received):
+      - Bouncer.Action.increment
+      + Bouncer.Action.decrement
+      """
+    ])
 }
 
 @Test func receivingWhenNothingArrivedFails() {
@@ -132,7 +138,9 @@ private func failing<State: Equatable, Action>(
     store.skipInFlightEffects()
   }
   #expect(messages.count == 1)
-  #expect(messages.first?.contains("Expected to receive Facts.Action.factResponse(\"?\"), but received none.") == true)
+  #expect(
+    messages.first?.contains(
+      "Expected to receive Facts.Action.factResponse(\"?\"), but received none.") == true)
   #expect(messages.first?.contains("host request #1 \"numberFact.fetch\"") == true)
 }
 
@@ -141,15 +149,17 @@ private func failing<State: Equatable, Action>(
     store.send(.factButtonTapped)
     store.send(.watchScores)
   }
-  #expect(messages == [
-    """
-    2 effects still running before the test ends:
-      - host request #1 "numberFact.fetch", started by Facts.Action.factButtonTapped
-      - host request #2 "scores.live" (stream), started by Facts.Action.watchScores
+  #expect(
+    messages == [
+      """
+      2 effects still running before the test ends:
+        - host request #1 "numberFact.fetch", started by Facts.Action.factButtonTapped
+        - host request #2 "scores.live" (stream), started by Facts.Action.watchScores
 
-    Answer, fail or complete host requests, advance the clock past timers, or call skipInFlightEffects().
-    """
-  ])
+      Answer, fail or complete host requests, advance the clock past timers, or call \
+      skipInFlightEffects().
+      """
+    ])
 }
 
 @Test func aTimerLeftRunningFailsEvenWithoutFinish() {
@@ -160,9 +170,10 @@ private func failing<State: Equatable, Action>(
     store.send(.start)
   }
   #expect(failures.messages.count == 1)
-  #expect(failures.messages.first?.hasPrefix(
-    "1 effect still running before the test store went away (it was never finished):\n"
-      + "  - a .run effect, started by Timer.Action.start") == true)
+  #expect(
+    failures.messages.first?.hasPrefix(
+      "1 effect still running before the test store went away (it was never finished):\n"
+        + "  - a .run effect, started by Timer.Action.start") == true)
 }
 
 @Test func answeringARequestThatIsNotThereFails() {
@@ -174,8 +185,10 @@ private func failing<State: Equatable, Action>(
   }
   #expect(messages.count == 2)
   #expect(messages.first == "No request \"numberFact.fetch\" is in flight.")
-  #expect(messages.last?.hasPrefix(
-    "The store refused the answer: the answer to request #1 does not fit its response type") == true)
+  #expect(
+    messages.last?.hasPrefix(
+      "The store refused the answer: the answer to request #1 does not fit its response type")
+      == true)
 }
 
 @Test func nonExhaustiveStoresCheckOnlyWhatIsDescribed() {

@@ -8,8 +8,8 @@
 ///     }
 ///
 /// Every store has its own, made from its options (clock kind, seed) and overridable when it is
-/// made: `Store(initialState:reducer:withDependencies:)`, `TestStore(…) { $0.uuid = … }`. Nothing
-/// in a reducer should read time or randomness any other way: that is what makes a session
+/// made: `Store(initialState:reducer:withDependencies:)`, `TestStore(…) { $0.uuid = … }`.
+/// Nothing in a reducer should read time or randomness any other way: that is what makes a session
 /// replayable from its seed and its actions.
 public struct Dependencies: Sendable {
   /// The store's clock; effects sleep on it. Its kind is chosen when the store is made.

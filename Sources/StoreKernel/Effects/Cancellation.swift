@@ -17,7 +17,9 @@ struct CancelID: Hashable, @unchecked Sendable, CustomStringConvertible {
   @usableFromInline
   init(unchecked id: AnyHashable) { self.base = id }
 
-  func scoped(to namespace: CancelID) -> CancelID { CancelID(Scoped(namespace: namespace, id: self)) }
+  func scoped(to namespace: CancelID) -> CancelID {
+    CancelID(Scoped(namespace: namespace, id: self))
+  }
 
   @usableFromInline
   var description: String { "\(base.base)" }
@@ -65,8 +67,9 @@ extension Effect {
     switch operation {
     case .none: return .none
     default:
-      return Effect(operation: .cancellable(
-        id: namespace, cancelInFlight: false, namespaced(by: namespace)))
+      return Effect(
+        operation: .cancellable(
+          id: namespace, cancelInFlight: false, namespaced(by: namespace)))
     }
   }
 
@@ -78,14 +81,16 @@ extension Effect {
     case let .concatenate(effects):
       return Effect(operation: .concatenate(effects.map { $0.namespaced(by: namespace) }))
     case let .cancellable(id, cancelInFlight, effect):
-      return Effect(operation: .cancellable(
-        id: id.scoped(to: namespace), cancelInFlight: cancelInFlight,
-        effect.namespaced(by: namespace)))
+      return Effect(
+        operation: .cancellable(
+          id: id.scoped(to: namespace), cancelInFlight: cancelInFlight,
+          effect.namespaced(by: namespace)))
     case let .cancel(id): return Effect(operation: .cancel(id: id.scoped(to: namespace)))
     case let .throttle(id, interval, latest, effect):
-      return Effect(operation: .throttle(
-        id: id.scoped(to: namespace), interval: interval, latest: latest,
-        effect.namespaced(by: namespace)))
+      return Effect(
+        operation: .throttle(
+          id: id.scoped(to: namespace), interval: interval, latest: latest,
+          effect.namespaced(by: namespace)))
     }
   }
 }

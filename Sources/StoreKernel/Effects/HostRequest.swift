@@ -110,10 +110,14 @@ extension Effect {
     response: @escaping @Sendable (Response) -> Action,
     failure: @escaping @Sendable (HostFailure) -> Action?
   ) -> Effect {
-    Effect(operation: .request(HostRequest(
-      name: name, payload: encode(payload), kind: .oneShot,
-      answer: { (bytes) throws(JSONError) in response(try JSONDecoder().decode(Response.self, from: bytes)) },
-      failure: failure, finished: { nil })))
+    Effect(
+      operation: .request(
+        HostRequest(
+          name: name, payload: encode(payload), kind: .oneShot,
+          answer: { (bytes) throws(JSONError) in
+            response(try JSONDecoder().decode(Response.self, from: bytes))
+          },
+          failure: failure, finished: { nil })))
   }
 
   /// Asks the host to perform `name` and send any number of answers, then complete: each answer,
@@ -135,10 +139,14 @@ extension Effect {
     failure: @escaping @Sendable (HostFailure) -> Action?,
     finished: @escaping @Sendable () -> Action? = { nil }
   ) -> Effect {
-    Effect(operation: .request(HostRequest(
-      name: name, payload: encode(payload), kind: .stream,
-      answer: { (bytes) throws(JSONError) in element(try JSONDecoder().decode(Element.self, from: bytes)) },
-      failure: failure, finished: finished)))
+    Effect(
+      operation: .request(
+        HostRequest(
+          name: name, payload: encode(payload), kind: .stream,
+          answer: { (bytes) throws(JSONError) in
+            element(try JSONDecoder().decode(Element.self, from: bytes))
+          },
+          failure: failure, finished: finished)))
   }
 
   /// Tells the host to perform `name` and expects no answer (haptics, analytics, sounds).
@@ -147,9 +155,11 @@ extension Effect {
   public static func fireAndForget<Payload: Encodable>(
     _ name: String, payload: Payload = NoPayload()
   ) -> Effect {
-    Effect(operation: .request(HostRequest(
-      name: name, payload: encode(payload), kind: .fireAndForget,
-      answer: { _ in nil }, failure: { _ in nil }, finished: { nil })))
+    Effect(
+      operation: .request(
+        HostRequest(
+          name: name, payload: encode(payload), kind: .fireAndForget,
+          answer: { _ in nil }, failure: { _ in nil }, finished: { nil })))
   }
 }
 

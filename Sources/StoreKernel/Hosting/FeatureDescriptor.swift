@@ -29,9 +29,10 @@ public struct FeatureDescriptor: Sendable {
     self.requests = requests
     self.initialStateJSON = (try? JSONEncoder().encode(initialState)) ?? Array("{}".utf8)
     self.make = { (saved, options) throws(JSONError) -> any HostStore in
-      let state = try saved.map { (bytes) throws(JSONError) in
-        try JSONDecoder().decode(R.State.self, from: bytes)
-      } ?? initialState
+      let state =
+        try saved.map { (bytes) throws(JSONError) in
+          try JSONDecoder().decode(R.State.self, from: bytes)
+        } ?? initialState
       let store: Store<R.State, R.Action>
       if let trace = options.trace {
         store = Store(

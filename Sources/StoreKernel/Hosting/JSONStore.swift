@@ -3,7 +3,8 @@ import Synchronization
 
 /// A ``Store`` whose state and actions are Codable, driven with JSON: the ``HostStore`` of every
 /// feature.
-final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore, @unchecked Sendable {
+final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore, @unchecked Sendable
+{
   // NB: `@unchecked Sendable`: the store serializes itself; the cache is behind its own lock.
   private let store: Store<State, Action>
   private let cache = Mutex<(version: UInt64, json: [UInt8])?>(nil)
@@ -73,7 +74,8 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   }
 
   func advance(milliseconds: UInt64) throws(StoreError) -> Int {
-    let (nanoseconds, overflow) = Int64(clamping: milliseconds).multipliedReportingOverflow(by: 1_000_000)
+    let (nanoseconds, overflow) = Int64(clamping: milliseconds).multipliedReportingOverflow(
+      by: 1_000_000)
     return try store.advance(by: .nanoseconds(overflow ? .max : nanoseconds))
   }
 

@@ -91,7 +91,9 @@ enum Dump {
     let changed = marked.indices.filter { marked[$0].0 != " " }
     var keep = Array(repeating: false, count: marked.count)
     for index in changed {
-      for near in max(0, index - context)...min(marked.count - 1, index + context) { keep[near] = true }
+      for near in max(0, index - context)...min(marked.count - 1, index + context) {
+        keep[near] = true
+      }
     }
     // NB: keep the outermost lines too (the type's opening and closing), for orientation.
     if !keep.isEmpty {
@@ -122,7 +124,8 @@ enum Dump {
   private indirect enum Node {
     case leaf(String)
     /// `open` children `close`; `multiline` forces one child per line.
-    case compound(open: String, close: String, children: [(label: String?, node: Node)],
+    case compound(
+      open: String, close: String, children: [(label: String?, node: Node)],
       multiline: Bool)
   }
 
@@ -140,7 +143,9 @@ enum Dump {
       guard let wrapped = mirror.children.first?.value else { return .leaf("nil") }
       return node(wrapped, depth: depth, qualifyEnum: qualifyEnum)
     case .enum:
-      let caseName = qualifyEnum ? typeName + "." + "\(caseLabel(value, mirror))"
+      let caseName =
+        qualifyEnum
+        ? typeName + "." + "\(caseLabel(value, mirror))"
         : "." + caseLabel(value, mirror)
       guard let payload = mirror.children.first?.value else { return .leaf(caseName) }
       let payloadMirror = Mirror(reflecting: payload)
@@ -161,10 +166,14 @@ enum Dump {
         children: mirror.children.map { (tupleLabel($0.label), node($0.value, depth: depth + 1)) },
         multiline: false)
     case .collection, .set:
-      let children = mirror.children.map { (label: String?.none, node: node($0.value, depth: depth + 1)) }
+      let children = mirror.children.map {
+        (label: String?.none, node: node($0.value, depth: depth + 1))
+      }
       return .compound(
         open: "[", close: "]", children: children,
-        multiline: children.contains { if case .compound(_, _, _, true) = $0.node { true } else { false } })
+        multiline: children.contains {
+          if case .compound(_, _, _, true) = $0.node { true } else { false }
+        })
     case .dictionary:
       let entries = mirror.children.map { entry -> (key: String, node: Node) in
         let pair = Array(Mirror(reflecting: entry.value).children)
@@ -183,7 +192,9 @@ enum Dump {
       var children: [(label: String?, node: Node)] = []
       var current: Mirror? = mirror
       while let level = current {
-        children += level.children.map { ($0.label.map(fieldLabel), node($0.value, depth: depth + 1)) }
+        children += level.children.map {
+          ($0.label.map(fieldLabel), node($0.value, depth: depth + 1))
+        }
         current = level.superclassMirror
       }
       return .compound(open: typeName + "(", close: ")", children: children, multiline: true)
@@ -191,12 +202,15 @@ enum Dump {
       if mirror.children.isEmpty { return .leaf(String(describing: value)) }
       return .compound(
         open: typeName + "(", close: ")",
-        children: mirror.children.map { ($0.label.map(fieldLabel), node($0.value, depth: depth + 1)) },
+        children: mirror.children.map {
+          ($0.label.map(fieldLabel), node($0.value, depth: depth + 1))
+        },
         multiline: true)
     }
   }
 
-  private static func render(_ node: Node, label: String?, indent: String, into out: inout [String]) {
+  private static func render(_ node: Node, label: String?, indent: String, into out: inout [String])
+  {
     let prefix = indent + (label.map { $0 + ": " } ?? "")
     switch node {
     case let .leaf(text):
@@ -211,7 +225,9 @@ enum Dump {
         return
       }
       out.append(prefix + open)
-      for child in children { render(child.node, label: child.label, indent: indent + "  ", into: &out) }
+      for child in children {
+        render(child.node, label: child.label, indent: indent + "  ", into: &out)
+      }
       out.append(indent + close)
     }
   }
@@ -305,4 +321,3 @@ enum Dump {
     return out + token
   }
 }
-

@@ -30,10 +30,14 @@ public struct BindableFields<Root>: Sendable {
   ) -> BindableFields {
     let path = UncheckedKeyPath(keyPath)
     var copy = self
-    copy.fields.append((name, Field(keyPath: keyPath) { container in
-      let value = try container.decode(Value.self, forKey: .value)
-      return BindingAction(key: name, keyPath: path.keyPath, value: value)
-    }))
+    copy.fields.append(
+      (
+        name,
+        Field(keyPath: keyPath) { container in
+          let value = try container.decode(Value.self, forKey: .value)
+          return BindingAction(key: name, keyPath: path.keyPath, value: value)
+        }
+      ))
     return copy
   }
 
@@ -46,13 +50,17 @@ public struct BindableFields<Root>: Sendable {
     for (childName, childField) in Child.bindableFields.fields {
       let fullPath = UncheckedAnyKeyPath(
         (keyPath as AnyKeyPath).appending(path: childField.keyPath) ?? keyPath)
-      copy.fields.append((name + "." + childName, Field(keyPath: fullPath.keyPath) { container in
-        let child = try childField.decode(container)
-        return BindingAction(
-          key: name + "." + child.key, keyPath: fullPath.keyPath, value: child.value,
-          set: { root in child.set(&root[keyPath: path.keyPath]) },
-          isEqual: child.isEqualValue, encode: child.encodeValue)
-      }))
+      copy.fields.append(
+        (
+          name + "." + childName,
+          Field(keyPath: fullPath.keyPath) { container in
+            let child = try childField.decode(container)
+            return BindingAction(
+              key: name + "." + child.key, keyPath: fullPath.keyPath, value: child.value,
+              set: { root in child.set(&root[keyPath: path.keyPath]) },
+              isEqual: child.isEqualValue, encode: child.encodeValue)
+          }
+        ))
     }
     return copy
   }
@@ -125,7 +133,9 @@ public struct BindingAction<Root>: @unchecked Sendable, CustomStringConvertible 
   public var description: String { "set(\(key), \(value))" }
 
   /// Matches a binding action by its field: `case .binding(\.query):`.
-  public static func ~= <Value>(keyPath: WritableKeyPath<Root, Value>, action: BindingAction) -> Bool {
+  public static func ~= <Value>(
+    keyPath: WritableKeyPath<Root, Value>, action: BindingAction
+  ) -> Bool {
     action.keyPath == keyPath
   }
 }

@@ -50,13 +50,15 @@ extension Reducer {
   }
 }
 
-/// The reducer of ``Reducer/forEach(_:action:element:)-(_,AnyCasePath<Action,IdentifiedAction<ID,ElementAction>>,_)``.
+/// The reducer of `forEach(_:action:element:)`.
 public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer
 where Element.State: Identifiable, Element.State.ID == ID {
   @usableFromInline let parent: Parent
   @usableFromInline let element: Element
-  @usableFromInline let toElementsState: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
-  @usableFromInline let toElementAction: AnyCasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
+  @usableFromInline let toElementsState:
+    WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
+  @usableFromInline let toElementAction:
+    AnyCasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
 
   @usableFromInline
   init(
@@ -71,7 +73,8 @@ where Element.State: Identifiable, Element.State.ID == ID {
   }
 
   @inlinable
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     let elementEffects = reduceElement(into: &state, action: action)
     // NB: ids are compared by buffer identity first (Array's ==), so an action that does not
     // touch the array's ids costs O(1) here however long it is.
@@ -102,7 +105,8 @@ where Element.State: Identifiable, Element.State.ID == ID {
       return .none
     default:
       let embed = toElementAction._embed
-      return effect
+      return
+        effect
         .map { embed(.element(id: id, action: $0)) }
         .scoped(to: navigationID(for: id).cancelID)
     }

@@ -31,7 +31,7 @@ extension Reducer {
   }
 }
 
-/// The reducer of ``Reducer/ifCaseLet(_:action:then:)-(_,AnyCasePath<Action,CaseAction>,_)``.
+/// The reducer of `ifCaseLet(_:action:then:)`.
 public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline let parent: Parent
   @usableFromInline let child: Child
@@ -50,7 +50,8 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   }
 
   @inlinable
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     let childEffects = reduceChild(into: &state, action: action)
     let idBefore = toChildState.extract(from: state).map(navigationID(for:))
     let parentEffects = parent.reduce(into: &state, action: action)
@@ -80,7 +81,8 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline
   func navigationID(for childState: Child.State) -> NavigationID {
     NavigationID(
-      site: CancelID(Site(parent: ObjectIdentifier(Parent.self), child: ObjectIdentifier(Child.self))),
+      site: CancelID(
+        Site(parent: ObjectIdentifier(Parent.self), child: ObjectIdentifier(Child.self))),
       identity: identity(of: childState))
   }
 

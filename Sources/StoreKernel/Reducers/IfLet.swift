@@ -34,7 +34,7 @@ extension Reducer {
   }
 }
 
-/// The reducer of ``Reducer/ifLet(_:action:then:)-(_,AnyCasePath<Action,WrappedAction>,_)``.
+/// The reducer of `ifLet(_:action:then:)`.
 public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline let parent: Parent
   @usableFromInline let child: Child
@@ -53,7 +53,8 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   }
 
   @inlinable
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     let childEffects = reduceChild(into: &state, action: action)
     let idBefore = state[keyPath: toChildState].map(navigationID(for:))
     let parentEffects = parent.reduce(into: &state, action: action)

@@ -11,7 +11,8 @@ extension Reducer {
   @inlinable
   public func onChange<V: Equatable, R: Reducer>(
     of toValue: @escaping @Sendable (State) -> V,
-    @ReducerBuilder<State, Action> _ reducer: @escaping @Sendable (_ oldValue: V, _ newValue: V) -> R
+    @ReducerBuilder<State, Action> _ reducer:
+      @escaping @Sendable (_ oldValue: V, _ newValue: V) -> R
   ) -> _OnChangeReducer<Self, V, R> where R.State == State, R.Action == Action {
     _OnChangeReducer(base: self, toValue: toValue, reducer: reducer)
   }

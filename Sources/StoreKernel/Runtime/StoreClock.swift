@@ -77,7 +77,8 @@ public final class StoreClock: Clock, @unchecked Sendable {
     let ticket = SleepTicket()
     let timers = self.timers
     try await withTaskCancellationHandler {
-      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+      try await withUnsafeThrowingContinuation {
+        (continuation: UnsafeContinuation<Void, any Error>) in
         let scheduled = ticket.state.withLock { state -> Bool in
           guard case .idle = state,
             let id = timers.schedule(at: deadline.nanoseconds, .resume(continuation))

@@ -223,10 +223,12 @@ final class StoreCore<Action>: @unchecked Sendable {
     let leaf = TimerLeaf(deadline: deadline)
     attach(leaf, to: region)
     leaf.done = done
-    let id = clock.timers.schedule(at: deadline, .call { [self] in
-      fire()
-      self.finish(leaf)
-    })
+    let id = clock.timers.schedule(
+      at: deadline,
+      .call { [self] in
+        fire()
+        self.finish(leaf)
+      })
     guard let id else {
       finish(leaf)
       return
@@ -326,7 +328,8 @@ final class StoreCore<Action>: @unchecked Sendable {
       requestLeaves[id] = leaf
     }
     report("request #\(id) \"\(request.name)\" \(String(decoding: payload, as: UTF8.self))")
-    handler.onRequest(HostRequestInfo(id: id, name: request.name, payload: payload, kind: request.kind))
+    handler.onRequest(
+      HostRequestInfo(id: id, name: request.name, payload: payload, kind: request.kind))
   }
 
   /// What a host said about a request.
@@ -407,7 +410,9 @@ final class StoreCore<Action>: @unchecked Sendable {
     cancel(root)
     closedFlag.store(true, ordering: .releasing)
     for timer in clock.timers.close() {
-      if case let .resume(continuation) = timer { continuation.resume(throwing: CancellationError()) }
+      if case let .resume(continuation) = timer {
+        continuation.resume(throwing: CancellationError())
+      }
     }
     // NB: run what cancellation released, so cancelled tasks end and free what they hold; the
     // budget stops an effect that ignores cancellation from holding the closing thread forever.

@@ -27,7 +27,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case let .unknownRequest(id): return "no request #\(id) was made by this store"
     case let .finishedRequest(id): return "request #\(id) has finished and takes no answer"
     case let .alreadyAnswered(id): return "request #\(id) is one-shot and already has its answer"
-    case let .notAStream(id): return "request #\(id) is one-shot: answer it, or fail it, not complete it"
+    case let .notAStream(id):
+      return "request #\(id) is one-shot: answer it, or fail it, not complete it"
     case let .badAnswer(id, error):
       return "the answer to request #\(id) does not fit its response type (\(error)); "
         + "the request is still waiting"

@@ -3,7 +3,8 @@ import Synchronization
 
 /// A store for tests that makes you describe everything a feature does, as upstream's.
 ///
-///     let store = TestStore(initialState: Counter.State(), reducer: Counter(), reporter: .swiftTesting)
+///     let store = TestStore(
+///       initialState: Counter.State(), reducer: Counter(), reporter: .swiftTesting)
 ///     store.send(.numberFactButtonTapped) {
 ///       $0.isLoading = true
 ///     }
@@ -147,7 +148,8 @@ public final class TestStore<State: Equatable, Action> {
   ) {
     let casePath = AnyCasePath(toCase)
     receive(
-      description: "an action of the expected case", matching: { casePath.extract(from: $0) != nil },
+      description: "an action of the expected case",
+      matching: { casePath.extract(from: $0) != nil },
       updateStateToExpectedResult, Place(fileID, filePath, line, column))
   }
 
@@ -205,7 +207,8 @@ public final class TestStore<State: Equatable, Action> {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
   ) {
-    finish(fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column),
+    finish(
+      fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column),
       atDeinit: false)
   }
 
@@ -214,7 +217,8 @@ public final class TestStore<State: Equatable, Action> {
     let place = Place(fileID: fileID, filePath: filePath, line: line, column: column)
     guard exhaustivity == .on else { return }
     collectReceived()
-    let when = atDeinit ? "before the test store went away (it was never finished)" : "before the test ends"
+    let when =
+      atDeinit ? "before the test store went away (it was never finished)" : "before the test ends"
     if !received.isEmpty {
       fail(
         "Must handle \(plural(received.count, "received action")) \(when):\n"
@@ -403,9 +407,10 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   private func fail(_ message: String, _ place: Place) {
-    reporter.report(TestFailure(
-      message: message, fileID: place.fileID, filePath: place.filePath, line: place.line,
-      column: place.column))
+    reporter.report(
+      TestFailure(
+        message: message, fileID: place.fileID, filePath: place.filePath, line: place.line,
+        column: place.column))
   }
 }
 
