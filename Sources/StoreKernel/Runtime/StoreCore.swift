@@ -294,34 +294,12 @@ final class StoreCore<Action>: @unchecked Sendable {
     _ request: HostRequest<Action>, in region: Region, sink: ThrottleSink<Action>?,
     done: (() -> Void)?
   ) {
-    defer { if request.kind == .fireAndForget { done?() } }
-    guard !region.isCancelled else {
-      if request.kind != .fireAndForget { done?() }
+    guard !region.isCancelled, let (id, payload, handler) = open(request, sink: sink) else {
+      done?()
       return
     }
-    let failNow = { [self] (message: String) in
-      report("request \"\(request.name)\" failed at once: \(message)")
-      if let action = request.failure(HostFailure(message)) { emit(action, to: sink) }
-      if request.kind != .fireAndForget { done?() }
-    }
-    let payload: [UInt8]
-    switch request.payload {
-    case let .success(bytes): payload = bytes
-    case let .failure(error):
-      return failNow("the payload of \"\(request.name)\" cannot be encoded: \(error)")
-    }
-    guard let handler else {
-      return failNow("no handler for \"\(request.name)\": the host has not set one")
-    }
-    let id = requests.withLock { table in
-      let id = table.nextID
-      table.nextID &+= 1
-      if request.kind != .fireAndForget {
-        table.open[id] = OpenRequest(kind: request.kind, answer: request.answer)
-      }
-      return id
-    }
-    if request.kind != .fireAndForget {
+    let waits = request.kind != .fireAndForget
+    if waits {
       let leaf = RequestLeaf(id: id, request: request, sink: sink)
       attach(leaf, to: region)
       leaf.done = done
@@ -330,6 +308,34 @@ final class StoreCore<Action>: @unchecked Sendable {
     report("request #\(id) \"\(request.name)\" \(String(decoding: payload, as: UTF8.self))")
     handler.onRequest(
       HostRequestInfo(id: id, name: request.name, payload: payload, kind: request.kind))
+    if !waits { done?() }
+  }
+
+  /// Gives `request` an id (and, unless fire-and-forget, a place in the table of requests
+  /// awaiting answers); or fails it at once, feeding its failure action back, and returns nil.
+  private func open(
+    _ request: HostRequest<Action>, sink: ThrottleSink<Action>?
+  ) -> (id: UInt64, payload: [UInt8], handler: HostRequestHandler)? {
+    let message: String
+    switch (request.payload, handler) {
+    case let (.success(payload), handler?):
+      let id = requests.withLock { table in
+        let id = table.nextID
+        table.nextID &+= 1
+        if request.kind != .fireAndForget {
+          table.open[id] = OpenRequest(kind: request.kind, answer: request.answer)
+        }
+        return id
+      }
+      return (id, payload, handler)
+    case let (.failure(error), _):
+      message = "the payload of \"\(request.name)\" cannot be encoded: \(error)"
+    case (.success, nil):
+      message = "no handler for \"\(request.name)\": the host has not set one"
+    }
+    report("request \"\(request.name)\" failed at once: \(message)")
+    if let action = request.failure(HostFailure(message)) { emit(action, to: sink) }
+    return nil
   }
 
   /// What a host said about a request.
