@@ -280,3 +280,26 @@ final class Thread: @unchecked Sendable {
 #if canImport(Glibc)
 import Glibc
 #endif
+
+@Test func anAnswerGivenWhileAnotherThreadHoldsTheStoreIsProcessedByThatCall() throws {
+  let store = Store(initialState: Facts.State(), reducer: Facts())
+  let host = FakeHost()
+  let answered = Atomic<Bool>(false)
+  let responder = Mutex<Thread?>(nil)
+  host.onRequest = { request in
+    // The store is held by this thread; answer from another one and wait until it returned.
+    responder.withLock {
+      $0 = Thread {
+        try? store.respond(to: request.id, json: Array(json: #""from afar""#))
+        answered.store(true, ordering: .releasing)
+      }
+    }
+    while !answered.load(ordering: .acquiring) { sched_yield() }
+    #expect(store.state.fact == nil)  // queued, not applied under this callback
+  }
+  store.setRequestHandler(host.handler)
+  store.send(.factButtonTapped)
+  // Processed before the holder's send returned.
+  #expect(store.state.fact == "from afar")
+  responder.withLock { $0?.join() }
+}
