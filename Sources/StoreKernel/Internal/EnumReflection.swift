@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Fast access to an enum value's case and payload through the Swift runtime's metadata, so that
 /// a case path made from a bare case (`AnyCasePath(Action.child)`) costs tens of nanoseconds
 /// instead of a `Mirror`'s microseconds.
@@ -131,7 +129,21 @@ enum EnumReflection {
     let tag: UInt32
   }
 
-  private static let shapes = Mutex<[ShapeKey: Shape]>([:])
+  /// What each (enum, payload type, case) was found to be; computed once (it demangles).
+  private final class ShapeCache: @unchecked Sendable {
+    // NB: a PlainLock over a dictionary, not a global `Mutex`: ThreadSanitizer flags accesses
+    // to a global `Mutex`'s storage from two threads as a race (it does not see the lock), and
+    // that noise would hide real reports.
+    private let lock = PlainLock()
+    private var shapes: [ShapeKey: Shape] = [:]
+
+    subscript(key: ShapeKey) -> Shape? {
+      get { lock.withLock { shapes[key] } }
+      set { lock.withLock { shapes[key] = newValue } }
+    }
+  }
+
+  private static let shapes = ShapeCache()
 
   private static func shape(
     of root: Any.Type, tag: UInt32, witnesses: Witnesses, as value: Any.Type
@@ -144,9 +156,9 @@ enum EnumReflection {
       return .other
     }
     let key = ShapeKey(root: ObjectIdentifier(root), value: ObjectIdentifier(value), tag: tag)
-    if let known = shapes.withLock({ $0[key] }) { return known }
+    if let known = shapes[key] { return known }
     let shape = computeShape(metadata: witnesses.metadata, tag: tag, as: value)
-    shapes.withLock { $0[key] = shape }
+    shapes[key] = shape
     return shape
   }
 
