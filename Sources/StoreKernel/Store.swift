@@ -151,35 +151,24 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   /// The current state.
   public var state: State {
-    if core.isHeldByCurrentThread { return hot.pointee.state }
-    core.gate.lock()
-    defer { core.gate.unlock() }
-    return hot.pointee.state
+    locked { hot.pointee.state }
   }
 
   /// Bumps when the state changes: two reads give the same version exactly when the state did
   /// not change between them (an `Equatable` state is compared with `==`; see ``init``).
   public var version: UInt64 {
-    if core.isHeldByCurrentThread {
+    locked {
       refreshVersion()
       return hot.pointee.version
     }
-    core.gate.lock()
-    defer { core.gate.unlock() }
-    refreshVersion()
-    return hot.pointee.version
   }
 
   /// The state and its version, read together.
   public var stateAndVersion: (state: State, version: UInt64) {
-    if core.isHeldByCurrentThread {
+    locked {
       refreshVersion()
       return (hot.pointee.state, hot.pointee.version)
     }
-    core.gate.lock()
-    defer { core.gate.unlock() }
-    refreshVersion()
-    return (hot.pointee.state, hot.pointee.version)
   }
 
   /// The store's dependencies.
@@ -273,23 +262,19 @@ public final class Store<State, Action>: @unchecked Sendable {
   /// that call's thread. Returns a token for ``unsubscribe(_:)``.
   @discardableResult
   public func subscribe(_ callback: @escaping (UInt64) -> Void) -> UInt64 {
-    let subscribe = { [self] () -> UInt64 in
+    locked {
       let token = hot.pointee.nextToken
       hot.pointee.nextToken &+= 1
       hot.pointee.subscribers.append((token, callback))
       hot.pointee.hasSubscribers = true
       return token
     }
-    if core.isHeldByCurrentThread { return subscribe() }
-    core.gate.lock()
-    defer { core.gate.unlock() }
-    return subscribe()
   }
 
   /// Stops the subscription `token`; false if there is none.
   @discardableResult
   public func unsubscribe(_ token: UInt64) -> Bool {
-    let unsubscribe = { [self] () -> Bool in
+    locked {
       guard let index = hot.pointee.subscribers.firstIndex(where: { $0.token == token }) else {
         return false
       }
@@ -297,10 +282,6 @@ public final class Store<State, Action>: @unchecked Sendable {
       hot.pointee.hasSubscribers = !hot.pointee.subscribers.isEmpty
       return true
     }
-    if core.isHeldByCurrentThread { return unsubscribe() }
-    core.gate.lock()
-    defer { core.gate.unlock() }
-    return unsubscribe()
   }
 
   // MARK: - Host requests
@@ -308,24 +289,12 @@ public final class Store<State, Action>: @unchecked Sendable {
   /// Sets where host requests go (nil: none; a request made without a handler fails at once, its
   /// failure action saying so, and is written to the trace).
   public func setRequestHandler(_ handler: HostRequestHandler?) {
-    if core.isHeldByCurrentThread {
-      core.handler = handler
-      return
-    }
-    core.gate.lock()
-    defer { core.gate.unlock() }
-    core.handler = handler
+    locked { core.handler = handler }
   }
 
   /// Writes the store's trace of host requests to `sink` (nil: nowhere).
   public func setTrace(_ sink: TraceSink?) {
-    if core.isHeldByCurrentThread {
-      core.trace = sink
-      return
-    }
-    core.gate.lock()
-    defer { core.gate.unlock() }
-    core.trace = sink
+    locked { core.trace = sink }
   }
 
   /// Answers request `id` with `json`, decoded as the request's response type (semantic 2).
@@ -362,7 +331,7 @@ public final class Store<State, Action>: @unchecked Sendable {
   /// A descriptor readable exactly when ``poll()`` would do something (semantic 5): made on
   /// first call, owned by the store, closed by ``close()``.
   public func fileDescriptor() throws(StoreError) -> Int32 {
-    let open = { [self] () throws(StoreError) -> Int32 in
+    try locked { () throws(StoreError) -> Int32 in
       guard !core.isClosed else { throw .closed }
       if let wake = core.wake { return wake.fd }
       guard let wake = WakeDescriptor() else {
@@ -374,10 +343,6 @@ public final class Store<State, Action>: @unchecked Sendable {
       settleWake()
       return wake.fd
     }
-    if core.isHeldByCurrentThread { return try open() }
-    core.gate.lock()
-    defer { core.gate.unlock() }
-    return try open()
   }
 
   // MARK: - Closing
@@ -393,6 +358,15 @@ public final class Store<State, Action>: @unchecked Sendable {
   }
 
   // MARK: - The running call (holder)
+
+  /// Runs `body` with the store's parts to itself, without making it a call (no work is run):
+  /// directly from inside the store, else under its lock.
+  private func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    if core.isHeldByCurrentThread { return try body() }
+    core.gate.lock()
+    defer { core.gate.unlock() }
+    return try body()
+  }
 
   /// Runs `body` holding the store, then finishes the call; nil if this thread already holds it.
   func hold<R>(_ body: () -> R) -> R? {
@@ -588,14 +562,10 @@ extension Store {
 
   /// Descriptions of the effects still running, for a test store's failure messages.
   func inFlightEffects() -> [String] {
-    let describe = { [self] in
+    locked {
       core.liveLeaves.map { leaf in
         leaf.summary + (leaf.origin.map { ", started by \($0)" } ?? "")
       }
     }
-    if core.isHeldByCurrentThread { return describe() }
-    core.gate.lock()
-    defer { core.gate.unlock() }
-    return describe()
   }
 }
