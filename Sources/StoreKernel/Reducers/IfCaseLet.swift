@@ -56,11 +56,8 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let idBefore = toChildState.extract(from: state).map(navigationID(for:))
     let parentEffects = parent.reduce(into: &state, action: action)
     let idAfter = toChildState.extract(from: state).map(navigationID(for:))
-    var effect = childEffects.merge(with: parentEffects)
-    if let idBefore, idBefore != idAfter {
-      effect = effect.merge(with: .cancel(id: idBefore.cancelID))
-    }
-    return effect
+    return childEffects.merge(with: parentEffects)
+      .merge(with: .dismissal(from: idBefore, to: idAfter))
   }
 
   @inlinable

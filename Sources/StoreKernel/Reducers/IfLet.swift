@@ -59,11 +59,8 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let idBefore = state[keyPath: toChildState].map(navigationID(for:))
     let parentEffects = parent.reduce(into: &state, action: action)
     let idAfter = state[keyPath: toChildState].map(navigationID(for:))
-    var effect = childEffects.merge(with: parentEffects)
-    if let idBefore, idBefore != idAfter {
-      effect = effect.merge(with: .cancel(id: idBefore.cancelID))
-    }
-    return effect
+    return childEffects.merge(with: parentEffects)
+      .merge(with: .dismissal(from: idBefore, to: idAfter))
   }
 
   @inlinable

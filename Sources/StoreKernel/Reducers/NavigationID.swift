@@ -17,6 +17,15 @@ struct NavigationID: Hashable, Sendable {
   var cancelID: CancelID { CancelID(self) }
 }
 
+extension Effect {
+  /// Cancels the effects of the child presented as `before` if it is gone (or replaced) `after`.
+  @inlinable
+  static func dismissal(from before: NavigationID?, to after: NavigationID?) -> Effect {
+    guard let before, before != after else { return .none }
+    return .cancel(id: before.cancelID)
+  }
+}
+
 /// The id of `value` if it is `Identifiable`.
 @usableFromInline
 func identity(of value: Any) -> CancelID? {
