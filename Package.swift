@@ -17,7 +17,10 @@ let package = Package(
   ],
   targets: [
     .target(name: "JSON"),
-    .target(name: "StoreKernel", dependencies: ["JSON"]),
+    // NB: CSystem wraps the Linux calls Glibc's Swift module does not import (eventfd, timerfd,
+    // epoll) for the store's wake descriptor.
+    .target(name: "CSystem"),
+    .target(name: "StoreKernel", dependencies: ["JSON", "CSystem"]),
     .target(name: "Features", dependencies: ["StoreKernel"]),
     .target(name: "CBridge", dependencies: ["StoreKernel", "JSON"]),
     .target(name: "LibTCA", dependencies: ["CBridge", "Features"]),

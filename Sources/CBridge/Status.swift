@@ -40,9 +40,19 @@ struct Failure: Error {
     }
     message = error.description
   }
+
+  // NB: a stopgap mapping until the C ABI (issue 5) gives store errors statuses of their own.
+  init(_ error: StoreError) {
+    switch error {
+    case let .json(error), let .badAnswer(_, error): self.init(error)
+    case .closed: self.init(.invalidHandle, error.description)
+    default: self.init(.invalidArgument, error.description)
+    }
+  }
 }
 
 import JSON
+import StoreKernel
 
 /// Runs the body of an exported function: a thrown ``Failure`` becomes its status code and this
 /// thread's last error, prefixed with the function's name.

@@ -70,7 +70,7 @@ struct Options {
 }
 
 private func send(_ action: UnsafeBufferPointer<UInt8>, to store: any HostStore) throws(Failure) {
-  do throws(JSONError) {
+  do throws(StoreError) {
     try store.send(json: action)
   } catch {
     throw Failure(error)
@@ -85,7 +85,7 @@ private func send(_ action: UnsafeBufferPointer<UInt8>, to store: any HostStore)
   exported("tca_store_state") { () throws(Failure) in
     let target = try Handles.store(store)
     let json: [UInt8]
-    do throws(JSONError) { json = try target.stateJSON() } catch { throw Failure(error) }
+    do throws(StoreError) { json = try target.stateJSON() } catch { throw Failure(error) }
     try deliver(json, to: outJSON, length: outLength)
   }
 }

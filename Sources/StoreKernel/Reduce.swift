@@ -5,13 +5,24 @@
 ///       return .none
 ///     }
 public struct Reduce<State, Action>: Reducer {
-  let body: (inout State, Action) -> Effect<Action>
+  @usableFromInline
+  let _reduce: @Sendable (inout State, Action) -> Effect<Action>
 
-  public init(_ reduce: @escaping (inout State, Action) -> Effect<Action>) {
-    self.body = reduce
+  @inlinable
+  public init(_ reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>) {
+    self._reduce = reduce
   }
 
+  /// Wraps another reducer, erasing its type.
+  @inlinable
+  public init<R: Reducer & Sendable>(_ reducer: R) where R.State == State, R.Action == Action {
+    self._reduce = reducer.reduce(into:action:)
+  }
+
+  @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    body(&state, action)
+    _reduce(&state, action)
   }
 }
+
+extension Reduce: Sendable {}

@@ -1,17 +1,61 @@
 /// A description of how a feature's state changes in response to an action, and which effects
 /// run as a result.
 ///
+/// Implement either ``reduce(into:action:)``, for a reducer that does the work itself:
+///
 ///     struct Counter: Reducer {
-///       struct State { var count = 0 }
+///       struct State: Equatable { var count = 0 }
 ///       enum Action { case incrementButtonTapped }
 ///       func reduce(into state: inout State, action: Action) -> Effect<Action> {
 ///         state.count += 1
 ///         return .none
 ///       }
 ///     }
+///
+/// or ``body-swift.property``, for a reducer composed of others:
+///
+///     struct App: Reducer {
+///       struct State: Equatable { var counter = Counter.State() }
+///       enum Action { case counter(Counter.Action) }
+///       var body: some Reducer<State, Action> {
+///         Scope(state: \.counter, action: Action.counter) { Counter() }
+///       }
+///     }
 public protocol Reducer<State, Action> {
+  /// The state the reducer changes.
   associatedtype State
+  /// The actions the reducer handles.
   associatedtype Action
+  // NB: an unconstrained associated type, as upstream: `Body == Never` for reducers that implement
+  // `reduce(into:action:)`, and a `Reducer` for those that implement `body`.
+  associatedtype _Body
+  typealias Body = _Body
 
+  /// Changes `state` for `action` and returns the effect to run next.
   func reduce(into state: inout State, action: Action) -> Effect<Action>
+
+  /// The reducer this one is made of.
+  @ReducerBuilder<State, Action>
+  var body: Body { get }
 }
+
+extension Reducer where Body == Never {
+  /// A reducer that implements `reduce(into:action:)` has no body.
+  ///
+  /// NB: only reached by reading `body` of such a reducer yourself, a programming error; the store
+  /// calls `reduce(into:action:)`, never this.
+  public var body: Body {
+    fatalError("\(Self.self) has no body: it implements reduce(into:action:)")
+  }
+}
+
+extension Reducer where Body: Reducer, Body.State == State, Body.Action == Action {
+  /// Runs ``body-swift.property``.
+  @inlinable
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    body.reduce(into: &state, action: action)
+  }
+}
+
+/// A reducer of `R`'s state and action: `ReducerOf<Counter>`.
+public typealias ReducerOf<R: Reducer> = Reducer<R.State, R.Action>

@@ -1,47 +1,571 @@
-/// Runs a reducer: holds the state, queues actions and processes them one at a time.
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Runs a reducer: holds the state, processes actions one at a time, and runs their effects.
 ///
 ///     let store = Store(initialState: Counter.State(), reducer: Counter())
 ///     store.send(.incrementButtonTapped)
 ///     store.state.count  // 1
 ///
-/// NB: an action sent while another is being reduced is queued, never recursed into, so chains
-/// of effects do not grow the stack.
-public final class Store<State, Action> {
-  public private(set) var state: State
-  /// Bumps each time an action is processed.
-  public private(set) var version: UInt64 = 0
+/// Runtime semantics (DESIGN.md §4, what hosts and tests rely on):
+/// 1. `send` reduces the action at once on the caller's thread, then keeps going until the store
+///    is idle: actions fed back are reduced in order, async effects run on the store's executor
+///    until they finish or wait (on the clock, or on a host answer), host requests reach the
+///    handler. When `send` returns, everything that did not have to wait has happened.
+/// 2. A host answer given inside a callback is queued and processed before the outer call
+///    returns; given from another thread, it is processed inside that `respond` call if the store
+///    is free, else by the call holding the store (which looks again after letting go).
+/// 3. `poll` runs whatever is due: queued answers, effect work resumed from other threads, timers
+///    whose deadline passed. `advance(by:)` moves a manual clock, firing due timers in deadline
+///    order, each followed by the work it releases.
+/// 4. Subscribers are called at the end of a call in which the state version changed, once per
+///    call (once more if a subscriber's own sends changed it again), on the caller's thread.
+/// 5. ``fileDescriptor()`` is readable exactly when `poll` would do something.
+/// 6. (Threaded stores are not offered: every callback runs on a thread that called in.)
+/// 7. ``close()`` (or the last reference going away) cancels every effect, tells the host of each
+///    request in flight, and makes later calls do nothing (Swift API) or throw `.closed`.
+///
+/// Thread safety: every method may be called from any thread; calls are serialized. A call from
+/// the thread already inside the store (from a subscriber, a host callback, an effect) does not
+/// wait or recurse: a `send` is queued and reduced before the outer call returns, as are answers
+/// and `advance`; `poll` returns 0; `close` happens when the outer call ends.
+///
+/// NB: actions are queued, never recursed into, so chains of effects do not grow the stack.
+public final class Store<State, Action>: @unchecked Sendable {
+  // NB: `@unchecked Sendable`: everything below is touched only by the thread holding
+  // `core.gate`, except the atomics.
 
-  private let reducer: (inout State, Action) -> Effect<Action>
-  private var queue: [Action] = []
-  private var isProcessing = false
+  /// What a call into the store reads and writes.
+  ///
+  /// NB: behind a pointer rather than in stored properties: the fast path of `send` is inlined
+  /// into (and specialized for) the caller's module, where stored class properties would cost a
+  /// dynamic exclusivity check each.
+  @usableFromInline
+  struct Hot {
+    @usableFromInline var state: State
+    /// The state the last version was computed against (Equatable states only).
+    @usableFromInline var snapshot: State?
+    /// Whether an action was reduced since the version was last computed.
+    @usableFromInline var dirty = false
+    @usableFromInline var version: UInt64 = 0
+    @usableFromInline var notifiedVersion: UInt64 = 0
+    @usableFromInline var hasSubscribers = false
+    var subscribers: [(token: UInt64, callback: (UInt64) -> Void)] = []
+    var nextToken: UInt64 = 1
+    var pendingAdvance: Int64 = 0
+    var closeRequested = false
+    var ranInCall = 0
 
-  public init<R: Reducer>(initialState: State, reducer: R)
-  where R.State == State, R.Action == Action {
-    self.state = initialState
-    self.reducer = reducer.reduce(into:action:)
-  }
-
-  public func send(_ action: Action) {
-    queue.append(action)
-    guard !isProcessing else { return }
-    isProcessing = true
-    defer { isProcessing = false }
-    var next = 0
-    while next < queue.count {
-      let action = queue[next]
-      next += 1
-      let effect = reducer(&state, action)
-      version &+= 1
-      run(effect)
+    init(state: State, snapshot: State?) {
+      self.state = state
+      self.snapshot = snapshot
     }
-    queue.removeAll(keepingCapacity: true)
   }
 
-  private func run(_ effect: Effect<Action>) {
+  @usableFromInline let hot: UnsafeMutablePointer<Hot>
+  @usableFromInline let reducer: (inout State, Action) -> Effect<Action>
+  @usableFromInline let isEqual: ((State, State) -> Bool)?
+  @usableFromInline let core: StoreCore<Action>
+  @usableFromInline let dependencyBox: DependencyBox
+  @usableFromInline let dependencyKey = DependencyContext.key
+
+  /// A store of `reducer` from `initialState`, with a clock of `clock` kind, random numbers from
+  /// `seed` (nil: a seed from the system), and dependencies changed by `withDependencies`.
+  ///
+  /// The state version bumps only when the state changed (compared with `==`).
+  // NB: inlinable so that the reducer's closure is formed where its types are known: the store
+  // then calls the feature's `reduce` directly, not through generic thunks.
+  @inlinable
+  public convenience init<R: Reducer>(
+    initialState: State,
+    reducer: R,
+    clock: StoreClock.Kind = .real,
+    seed: UInt64? = nil,
+    withDependencies: (inout Dependencies) -> Void = { _ in }
+  ) where R.State == State, R.Action == Action, State: Equatable {
+    self.init(
+      initialState: initialState, reduce: reducer.reduce(into:action:), isEqual: (==),
+      clock: clock, seed: seed, withDependencies: withDependencies)
+  }
+
+  /// A store whose state is not `Equatable`: its version bumps after every call that reduced an
+  /// action, changed or not.
+  @inlinable
+  public convenience init<R: Reducer>(
+    initialState: State,
+    reducer: R,
+    clock: StoreClock.Kind = .real,
+    seed: UInt64? = nil,
+    withDependencies: (inout Dependencies) -> Void = { _ in }
+  ) where R.State == State, R.Action == Action {
+    self.init(
+      initialState: initialState, reduce: reducer.reduce(into:action:), isEqual: nil,
+      clock: clock, seed: seed, withDependencies: withDependencies)
+  }
+
+  @usableFromInline
+  convenience init(
+    initialState: State,
+    reduce: @escaping (inout State, Action) -> Effect<Action>,
+    isEqual: ((State, State) -> Bool)?,
+    clock: StoreClock.Kind,
+    seed: UInt64?,
+    withDependencies: (inout Dependencies) -> Void
+  ) {
+    let storeClock = StoreClock(kind: clock)
+    var dependencies = Dependencies(clock: storeClock, seed: seed)
+    withDependencies(&dependencies)
+    dependencies.clock = storeClock
+    self.init(
+      initialState: initialState, reduce: reduce, isEqual: isEqual, clock: storeClock,
+      dependencies: dependencies)
+  }
+
+  init(
+    initialState: State,
+    reduce: @escaping (inout State, Action) -> Effect<Action>,
+    isEqual: ((State, State) -> Bool)?,
+    clock: StoreClock,
+    dependencies: Dependencies
+  ) {
+    self.hot = .allocate(capacity: 1)
+    hot.initialize(to: Hot(state: initialState, snapshot: isEqual == nil ? nil : initialState))
+    self.reducer = reduce
+    self.isEqual = isEqual
+    self.core = StoreCore(clock: clock)
+    self.dependencyBox = DependencyBox(dependencies)
+  }
+
+  deinit {
+    close()
+    hot.deinitialize(count: 1)
+    hot.deallocate()
+  }
+
+  // MARK: - Reading
+
+  /// The current state.
+  public var state: State {
+    locked { hot.pointee.state }
+  }
+
+  /// Bumps when the state changes: two reads give the same version exactly when the state did
+  /// not change between them (an `Equatable` state is compared with `==`; see ``init``).
+  public var version: UInt64 {
+    locked {
+      refreshVersion()
+      return hot.pointee.version
+    }
+  }
+
+  /// The state and its version, read together.
+  public var stateAndVersion: (state: State, version: UInt64) {
+    locked {
+      refreshVersion()
+      return (hot.pointee.state, hot.pointee.version)
+    }
+  }
+
+  /// The store's dependencies.
+  public var dependencies: Dependencies { dependencyBox.dependencies }
+
+  /// The store's clock.
+  public var clock: StoreClock { core.clock }
+
+  /// Whether ``close()`` has run.
+  public var isClosed: Bool { core.isClosed }
+
+  // MARK: - Sending
+
+  /// Reduces `action`, then runs everything it leads to that need not wait (semantic 1).
+  ///
+  /// From inside the store (a subscriber, a host callback), the action is queued and reduced
+  /// before the outer call returns. After ``close()``, does nothing.
+  @inlinable
+  public func send(_ action: Action) {
+    let core = self.core
+    if core.isHeldByCurrentThread {
+      _sendFromInside(action)
+      return
+    }
+    core.gate.lock()
+    guard !core.isClosed else {
+      core.gate.unlock()
+      return
+    }
+    let previous = enter()
+    hot.pointee.dirty = true
+    let effect = reducer(&hot.pointee.state, action)
+    // NB: the fast path: an action with no effect, in a store with nothing else going on, is
+    // reduced and versioned right here (specialized in the caller's module); anything else goes
+    // through the general loop.
+    if effect.isNone, core.isIdle, !hot.pointee.hasSubscribers {
+      versionAtEndOfCall()
+    } else {
+      _continueSend(effect, after: action)
+    }
+    leave(previous)
+    core.gate.unlock()
+    if !core.inbox.isEmpty { afterRelease() }
+  }
+
+  @usableFromInline
+  func _sendFromInside(_ action: Action) {
+    if !core.isClosed { core.actions.pointee.append(action) }
+  }
+
+  /// The general path of `send`, once its action is reduced.
+  @usableFromInline
+  func _continueSend(_ effect: Effect<Action>, after action: Action) {
+    hot.pointee.ranInCall = 1
+    run(effect, of: action)
+    finishCall()
+  }
+
+  /// Runs whatever is due (semantic 3) and returns how much ran: actions reduced, timers fired,
+  /// answers applied, effect jobs run. 0 from inside the store or after ``close()``.
+  @discardableResult
+  public func poll() -> Int {
+    hold { drain() } ?? 0
+  }
+
+  /// Moves a manual clock forward by `duration`, firing due timers in deadline order, each
+  /// followed by the work it releases. Returns how much ran (as ``poll()``).
+  ///
+  /// From inside the store, the advance is queued and happens before the outer call returns.
+  @discardableResult
+  public func advance(by duration: Duration) throws(StoreError) -> Int {
+    guard core.clock.kind == .manual else { throw .realClock }
+    guard !core.isClosed else { throw .closed }
+    let nanoseconds = max(0, duration.saturatingNanoseconds)
+    if core.isHeldByCurrentThread {
+      hot.pointee.pendingAdvance = hot.pointee.pendingAdvance.saturatingAdd(nanoseconds)
+      return 0
+    }
+    return hold { runAdvance(nanoseconds) } ?? 0
+  }
+
+  /// How long until the next timer is due (zero if one is due now), or nil if none is pending.
+  public var nextDeadline: Duration? {
+    guard let deadline = core.clock.timers.earliestDeadline else { return nil }
+    return .nanoseconds(max(0, deadline.saturatingSubtract(core.clock.nowNanoseconds)))
+  }
+
+  // MARK: - Subscribers
+
+  /// Calls `callback` with the new version at the end of each call that changed the state, on
+  /// that call's thread. Returns a token for ``unsubscribe(_:)``.
+  @discardableResult
+  public func subscribe(_ callback: @escaping (UInt64) -> Void) -> UInt64 {
+    locked {
+      let token = hot.pointee.nextToken
+      hot.pointee.nextToken &+= 1
+      hot.pointee.subscribers.append((token, callback))
+      hot.pointee.hasSubscribers = true
+      return token
+    }
+  }
+
+  /// Stops the subscription `token`; false if there is none.
+  @discardableResult
+  public func unsubscribe(_ token: UInt64) -> Bool {
+    locked {
+      guard let index = hot.pointee.subscribers.firstIndex(where: { $0.token == token }) else {
+        return false
+      }
+      hot.pointee.subscribers.remove(at: index)
+      hot.pointee.hasSubscribers = !hot.pointee.subscribers.isEmpty
+      return true
+    }
+  }
+
+  // MARK: - Host requests
+
+  /// Sets where host requests go (nil: none; a request made without a handler fails at once, its
+  /// failure action saying so, and is written to the trace).
+  public func setRequestHandler(_ handler: HostRequestHandler?) {
+    locked { core.handler = handler }
+  }
+
+  /// Writes the store's trace of host requests to `sink` (nil: nowhere).
+  public func setTrace(_ sink: TraceSink?) {
+    locked { core.trace = sink }
+  }
+
+  /// Answers request `id` with `json`, decoded as the request's response type (semantic 2).
+  ///
+  /// Throws, changing nothing, if the store made no such request, the request has finished, a
+  /// one-shot request already has its answer, or the JSON does not decode (the request then
+  /// still waits for a good answer).
+  public func respond(to id: UInt64, json: UnsafeBufferPointer<UInt8>) throws(StoreError) {
+    try core.accept(.value(json), for: id)
+    processAnswers()
+  }
+
+  /// Answers request `id` with `json`.
+  public func respond(to id: UInt64, json: [UInt8]) throws(StoreError) {
+    try json.withUnsafeBufferPointer { (buffer) throws(StoreError) in
+      try respond(to: id, json: buffer)
+    }
+  }
+
+  /// Fails request `id` (ends a stream too): its failure action gets `message`.
+  public func fail(_ id: UInt64, message: String) throws(StoreError) {
+    try core.accept(.failure(message), for: id)
+    processAnswers()
+  }
+
+  /// Ends stream `id`.
+  public func complete(_ id: UInt64) throws(StoreError) {
+    try core.accept(.complete, for: id)
+    processAnswers()
+  }
+
+  // MARK: - Wake descriptor
+
+  /// A descriptor readable exactly when ``poll()`` would do something (semantic 5): made on
+  /// first call, owned by the store, closed by ``close()``.
+  public func fileDescriptor() throws(StoreError) -> Int32 {
+    try locked { () throws(StoreError) -> Int32 in
+      guard !core.isClosed else { throw .closed }
+      if let wake = core.wake { return wake.fd }
+      guard let wake = WakeDescriptor() else {
+        throw .system("cannot make the store's wake descriptor (eventfd/timerfd/epoll failed)")
+      }
+      core.wake = wake
+      core.wakeOpen.store(true, ordering: .relaxed)
+      core.inbox.watch(eventFD: wake.eventFD)
+      settleWake()
+      return wake.fd
+    }
+  }
+
+  // MARK: - Closing
+
+  /// Cancels every effect, tells the host of each request in flight, and ends the store: later
+  /// calls do nothing or throw `.closed`. From inside the store, happens when the outer call ends.
+  public func close() {
+    if core.isHeldByCurrentThread {
+      hot.pointee.closeRequested = true
+      return
+    }
+    _ = hold { hot.pointee.closeRequested = true }
+  }
+
+  // MARK: - The running call (holder)
+
+  /// Runs `body` with the store's parts to itself, without making it a call (no work is run):
+  /// directly from inside the store, else under its lock.
+  private func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    if core.isHeldByCurrentThread { return try body() }
+    core.gate.lock()
+    defer { core.gate.unlock() }
+    return try body()
+  }
+
+  /// Runs `body` holding the store, then finishes the call; nil if this thread already holds it.
+  func hold<R>(_ body: () -> R) -> R? {
+    if core.isHeldByCurrentThread { return nil }
+    core.gate.lock()
+    let previous = enter()
+    hot.pointee.ranInCall = 0
+    let result = body()
+    finishCall()
+    leave(previous)
+    core.gate.unlock()
+    afterRelease()
+    return result
+  }
+
+  @inlinable
+  func enter() -> UnsafeMutableRawPointer? {
+    core.inbox.owner.store(currentThreadID(), ordering: .relaxed)
+    return DependencyContext.enter(dependencyBox, key: dependencyKey)
+  }
+
+  @inlinable
+  func leave(_ previous: UnsafeMutableRawPointer?) {
+    DependencyContext.restore(previous, key: dependencyKey)
+    core.inbox.owner.store(0, ordering: .relaxed)
+  }
+
+  /// After letting go: work that arrived meanwhile from other threads is run now if the store is
+  /// free (semantic 2), rather than left for the next poll.
+  @usableFromInline
+  func afterRelease() {
+    while !core.inbox.isEmpty && !core.isClosed && core.gate.tryLock() {
+      let previous = enter()
+      finishCall()
+      leave(previous)
+      core.gate.unlock()
+    }
+  }
+
+  /// Answers were queued: process them now unless another call (or this thread's) holds the
+  /// store, in which case it will.
+  private func processAnswers() {
+    guard !core.isHeldByCurrentThread else { return }
+    afterRelease()
+  }
+
+  private func reduce(_ action: Action) {
+    hot.pointee.dirty = true
+    hot.pointee.ranInCall += 1
+    run(reducer(&hot.pointee.state, action), of: action)
+  }
+
+  private func run(_ effect: Effect<Action>, of action: Action) {
     switch effect.operation {
-    case .none: break
-    case let .send(action): queue.append(action)
-    case let .merge(effects): effects.forEach(run)
+    case .none:
+      return
+    case let .send(next):
+      core.actions.pointee.append(next)
+    default:
+      if core.recordsOrigins { core.origin = Dump.text(of: action, qualifyEnum: true) }
+      core.start(effect, in: core.root, sink: nil, done: nil)
+      core.origin = nil
+    }
+  }
+
+  /// Runs everything that need not wait; returns how much ran.
+  @discardableResult
+  private func drain() -> Int {
+    let before = hot.pointee.ranInCall
+    while !core.isClosed {
+      if let action = core.actions.pointee.popFirst() {
+        reduce(action)
+        continue
+      }
+      if !core.inbox.isEmpty {
+        if let item = core.inbox.popItem() {
+          hot.pointee.ranInCall += 1
+          item()
+          continue
+        }
+        if let job = core.inbox.popJob() {
+          hot.pointee.ranInCall += 1
+          core.executor.run(job)
+          continue
+        }
+      }
+      if !core.clock.timers.isEmpty,
+        let timer = core.clock.timers.popDue(now: core.clock.nowNanoseconds)
+      {
+        hot.pointee.ranInCall += 1
+        core.fire(timer)
+        continue
+      }
+      break
+    }
+    return hot.pointee.ranInCall - before
+  }
+
+  private func runAdvance(_ nanoseconds: Int64) -> Int {
+    let clock = core.clock
+    let target = clock.nowNanoseconds.saturatingAdd(nanoseconds)
+    var ran = drain()
+    while !core.isClosed, let deadline = clock.timers.earliestDeadline, deadline <= target {
+      clock.setManualNow(deadline)
+      ran += drain()
+    }
+    clock.setManualNow(target)
+    return ran + drain()
+  }
+
+  private var hasWork: Bool {
+    guard !core.isClosed else { return false }
+    if !core.actions.pointee.isEmpty || !core.inbox.isEmpty || hot.pointee.pendingAdvance > 0 {
+      return true
+    }
+    guard !core.clock.timers.isEmpty, let deadline = core.clock.timers.earliestDeadline else {
+      return false
+    }
+    return deadline <= core.clock.nowNanoseconds
+  }
+
+  /// Ends a call: runs everything left, notifies subscribers, closes if asked, settles the fd.
+  private func finishCall() {
+    repeat {
+      drain()
+      if hot.pointee.pendingAdvance > 0 {
+        let nanoseconds = hot.pointee.pendingAdvance
+        hot.pointee.pendingAdvance = 0
+        _ = runAdvance(nanoseconds)
+        continue
+      }
+      versionAtEndOfCall()
+      let version = hot.pointee.version
+      if version != hot.pointee.notifiedVersion && !core.isClosed {
+        hot.pointee.notifiedVersion = version
+        for subscriber in hot.pointee.subscribers { subscriber.callback(version) }
+      }
+    } while hasWork && !hot.pointee.closeRequested
+    if hot.pointee.closeRequested {
+      core.close()
+      hot.pointee.subscribers.removeAll()
+      hot.pointee.hasSubscribers = false
+      refreshVersion()
+    }
+    settleWake()
+  }
+
+  /// Brings the version up to date: compares the state with the one the version was last
+  /// computed for (`Equatable` states), or counts the reduction (other states).
+  @inlinable
+  func refreshVersion() {
+    guard hot.pointee.dirty else { return }
+    hot.pointee.dirty = false
+    if let isEqual {
+      if let snapshot = hot.pointee.snapshot, isEqual(snapshot, hot.pointee.state) { return }
+      hot.pointee.snapshot = hot.pointee.state
+    }
+    hot.pointee.version &+= 1
+    // NB: with no subscriber, the notification is due at once (there is no one to call).
+    if !hot.pointee.hasSubscribers { hot.pointee.notifiedVersion = hot.pointee.version }
+  }
+
+  /// The version work at the end of a call.
+  ///
+  /// NB: an `Equatable` state is compared only when its version is needed: at the end of each
+  /// call if there are subscribers, else when `version` is read. The comparison keeps a copy of
+  /// the state it compared, so the next change to a large collection copies it once (copy on
+  /// write): a loop of sends that nobody observes pays that once, not per send.
+  @inlinable
+  func versionAtEndOfCall() {
+    if isEqual == nil || hot.pointee.hasSubscribers { refreshVersion() }
+  }
+
+  private func settleWake() {
+    guard let wake = core.wake else { return }
+    core.inbox.settleWake()
+    if core.clock.kind == .real { wake.arm(core.clock.timers.earliestDeadline) }
+  }
+}
+
+extension Store {
+  /// Cancels every running effect (the store stays open).
+  func cancelAllEffects() {
+    let cancel = { [self] in
+      for child in core.root.orderedChildren { core.cancel(child) }
+    }
+    if core.isHeldByCurrentThread {
+      cancel()
+    } else {
+      _ = hold(cancel)
+    }
+  }
+
+  /// Descriptions of the effects still running, for a test store's failure messages.
+  func inFlightEffects() -> [String] {
+    locked {
+      core.liveLeaves.map { leaf in
+        leaf.summary + (leaf.origin.map { ", started by \($0)" } ?? "")
+      }
     }
   }
 }

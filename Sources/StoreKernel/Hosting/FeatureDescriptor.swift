@@ -4,6 +4,7 @@ import JSON
 ///
 ///     FeatureDescriptor(
 ///       name: "counter", summary: "A count with two buttons.",
+///       requests: ["numberFact.fetch"],
 ///       initialState: Counter.State(), reducer: Counter()
 ///     )
 public struct FeatureDescriptor: Sendable {
@@ -13,7 +14,8 @@ public struct FeatureDescriptor: Sendable {
   public let requests: [String]
   /// The default state, encoded.
   public let initialStateJSON: [UInt8]
-  private let makeStore: @Sendable (UnsafeBufferPointer<UInt8>?) throws(JSONError) -> any HostStore
+  private let make:
+    @Sendable (UnsafeBufferPointer<UInt8>?, StoreOptions) throws(JSONError) -> any HostStore
 
   public init<R: Reducer & Sendable>(
     name: String,
@@ -21,21 +23,34 @@ public struct FeatureDescriptor: Sendable {
     requests: [String] = [],
     initialState: R.State,
     reducer: R
-  ) where R.State: Codable & Sendable, R.Action: Decodable {
+  ) where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
     self.name = name
     self.summary = summary
     self.requests = requests
     self.initialStateJSON = (try? JSONEncoder().encode(initialState)) ?? Array("{}".utf8)
-    self.makeStore = { (saved) throws(JSONError) -> any HostStore in
-      let state = try saved.map { (bytes) throws(JSONError) in
-        try JSONDecoder().decode(R.State.self, from: bytes)
-      } ?? initialState
-      return JSONStore(store: Store(initialState: state, reducer: reducer))
+    self.make = { (saved, options) throws(JSONError) -> any HostStore in
+      let state =
+        try saved.map { (bytes) throws(JSONError) in
+          try JSONDecoder().decode(R.State.self, from: bytes)
+        } ?? initialState
+      let store: Store<R.State, R.Action>
+      if let trace = options.trace {
+        store = Store(
+          initialState: state, reducer: reducer._printChanges(to: trace),
+          clock: options.clock, seed: options.seed)
+        store.setTrace(trace)
+      } else {
+        store = Store(
+          initialState: state, reducer: reducer, clock: options.clock, seed: options.seed)
+      }
+      return JSONStore(store: store)
     }
   }
 
   /// Makes a store, from `state` (JSON) if given, else from the default state.
-  public func makeStore(state: UnsafeBufferPointer<UInt8>?) throws(JSONError) -> any HostStore {
-    try makeStore(state)
+  public func makeStore(
+    state: UnsafeBufferPointer<UInt8>?, options: StoreOptions = StoreOptions()
+  ) throws(JSONError) -> any HostStore {
+    try make(state, options)
   }
 }

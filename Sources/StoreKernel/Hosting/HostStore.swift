@@ -1,43 +1,48 @@
 import JSON
-import Synchronization
 
-/// A store seen from a host: actions in and state out as JSON bytes.
+/// A store seen from a host: actions in and state out as JSON bytes, host requests out and
+/// answers in, time driven by `poll`/`advance`. The C bridge holds every store through this
+/// protocol, whatever its feature's types.
 ///
-/// The C bridge holds every store through this protocol, whatever its feature's types.
+/// Every method may be called from any thread; calls into one store are serialized, and a call
+/// made from inside a callback of the same store is queued rather than run re-entrantly (see
+/// ``Store`` for the runtime semantics). After ``close()`` every throwing method throws
+/// `StoreError.closed`.
 public protocol HostStore: AnyObject, Sendable {
-  /// Decodes `action` and sends it. On a decoding error nothing is sent and the state is unchanged.
-  func send(json action: UnsafeBufferPointer<UInt8>) throws(JSONError)
-  /// The current state, encoded.
-  func stateJSON() throws(JSONError) -> [UInt8]
+  /// Decodes `action` and sends it. On a decoding error (`.json`) nothing is sent.
+  func send(json action: UnsafeBufferPointer<UInt8>) throws(StoreError)
+  /// The current state, encoded; cached per version, so an unchanged state is not re-encoded.
+  func stateJSON() throws(StoreError) -> [UInt8]
   /// Bumps when the state changes.
   var version: UInt64 { get }
-}
 
-/// A ``Store`` whose state and actions are Codable, driven with JSON.
-///
-/// NB: `@unchecked Sendable` because every access to the store and the cache goes through `lock`.
-final class JSONStore<State: Codable, Action: Decodable>: HostStore, @unchecked Sendable {
-  private let store: Store<State, Action>
-  private let lock = Mutex(())
-  private var cachedState: (version: UInt64, json: [UInt8])?
+  /// Calls `callback` with the new version at the end of each call that changed the state, on
+  /// that call's thread. Returns a token for ``unsubscribe(_:)``.
+  func subscribe(_ callback: @escaping @Sendable (UInt64) -> Void) throws(StoreError) -> UInt64
+  /// Ends a subscription; false if `token` is not a live one.
+  func unsubscribe(_ token: UInt64) -> Bool
 
-  init(store: Store<State, Action>) { self.store = store }
+  /// Sets where host requests go (nil: nowhere; requests then fail at once).
+  func setRequestHandler(_ handler: HostRequestHandler?) throws(StoreError)
+  /// Answers request `id` with `json` (one-shot: its answer; stream: one more element).
+  func respond(to id: UInt64, json: UnsafeBufferPointer<UInt8>) throws(StoreError)
+  /// Fails request `id` with `message` (ends a stream).
+  func fail(_ id: UInt64, message: String) throws(StoreError)
+  /// Ends stream `id`.
+  func complete(_ id: UInt64) throws(StoreError)
 
-  func send(json action: UnsafeBufferPointer<UInt8>) throws(JSONError) {
-    // NB: decode before taking the lock: a bad action changes nothing and blocks no one.
-    let decoded = try JSONDecoder().decode(Action.self, from: action)
-    lock.withLock { _ in store.send(decoded) }
-  }
+  /// Runs whatever is due; returns how much ran.
+  func poll() throws(StoreError) -> Int
+  /// Moves a manual clock by `milliseconds`; `.realClock` on a real-clock store.
+  func advance(milliseconds: UInt64) throws(StoreError) -> Int
+  /// Milliseconds until the next timer is due (0: due now), nil if none is pending. Rounded up,
+  /// so a loop that sleeps this long wakes at or after the deadline.
+  var nextDeadlineMilliseconds: UInt64? { get }
+  /// A descriptor readable exactly when ``poll()`` would do something; owned by the store.
+  func fileDescriptor() throws(StoreError) -> Int32
 
-  func stateJSON() throws(JSONError) -> [UInt8] {
-    let (version, state) = lock.withLock { _ in (store.version, store.state) }
-    if let cached = lock.withLock({ _ in cachedState }), cached.version == version {
-      return cached.json
-    }
-    let json = try JSONEncoder().encode(state)
-    lock.withLock { _ in cachedState = (version, json) }
-    return json
-  }
-
-  var version: UInt64 { lock.withLock { _ in store.version } }
+  /// Cancels every effect (the handler's `onCancel` hears of each request in flight) and ends
+  /// the store. Idempotent.
+  func close()
+  var isClosed: Bool { get }
 }

@@ -1,0 +1,172 @@
+import JSON
+
+/// Why the host could not do what a request asked: the message it gave to `fail`, or the
+/// library's own reason (no handler set, a payload that cannot be encoded).
+public struct HostFailure: Error, Equatable, Hashable, Sendable, Codable,
+  CustomStringConvertible
+{
+  public var message: String
+
+  public init(_ message: String) { self.message = message }
+
+  public var description: String { message }
+}
+
+/// A request the host is asked to perform, as its handler receives it.
+public struct HostRequestInfo: Sendable, Equatable {
+  /// Never reused within a store; answers name it.
+  public var id: UInt64
+  /// What to do: `"numberFact.fetch"`.
+  public var name: String
+  /// The request's payload, encoded as JSON.
+  public var payload: [UInt8]
+  /// How the host is expected to answer.
+  public var kind: HostRequestKind
+
+  public init(id: UInt64, name: String, payload: [UInt8], kind: HostRequestKind) {
+    self.id = id
+    self.name = name
+    self.payload = payload
+    self.kind = kind
+  }
+
+  /// The payload decoded as `T`.
+  public func payload<T: Decodable>(as type: T.Type = T.self) throws(JSONError) -> T {
+    try JSONDecoder().decode(type, from: payload)
+  }
+}
+
+/// How a host answers a request.
+public enum HostRequestKind: String, Sendable, Equatable, Codable {
+  /// One answer (`respond`) or one failure (`fail`).
+  case oneShot
+  /// Any number of answers, then `complete` (or `fail`).
+  case stream
+  /// No answer: the request is finished as soon as it is made.
+  case fireAndForget
+}
+
+/// Where a store's host requests go: the host performs `onRequest` and answers through the store;
+/// `onCancel` tells it a request still in flight was cancelled and will take no answer.
+///
+/// Both are called on the thread that is inside the store (its `send`, `poll`, `advance`,
+/// `respond` or `close`), never concurrently for one store.
+public struct HostRequestHandler: Sendable {
+  public var onRequest: @Sendable (HostRequestInfo) -> Void
+  public var onCancel: @Sendable (UInt64) -> Void
+
+  public init(
+    onRequest: @escaping @Sendable (HostRequestInfo) -> Void,
+    onCancel: @escaping @Sendable (UInt64) -> Void = { _ in }
+  ) {
+    self.onRequest = onRequest
+    self.onCancel = onCancel
+  }
+}
+
+/// A host request inside an effect: what to ask, and how answers become actions.
+@usableFromInline
+struct HostRequest<Action>: Sendable {
+  let name: String
+  /// NB: encoded when the effect is made, so that a payload that cannot be encoded fails the
+  /// request (through `failure`) instead of reaching the host.
+  let payload: Result<[UInt8], JSONError>
+  let kind: HostRequestKind
+  let answer: @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Action?
+  let failure: @Sendable (HostFailure) -> Action?
+  let finished: @Sendable () -> Action?
+
+  func map<T>(_ transform: @escaping @Sendable (Action) -> T) -> HostRequest<T> {
+    let (answer, failure, finished) = (self.answer, self.failure, self.finished)
+    return HostRequest<T>(
+      name: name, payload: payload, kind: kind,
+      answer: { (bytes) throws(JSONError) in try answer(bytes).map(transform) },
+      failure: { failure($0).map(transform) },
+      finished: { finished().map(transform) })
+  }
+}
+
+/// The payload of a request that needs none; encodes as `{}`.
+public struct NoPayload: Codable, Equatable, Sendable {
+  public init() {}
+}
+
+extension Effect {
+  /// Asks the host to perform `name` with `payload`; its answer, decoded as `Response`, becomes
+  /// the action `response` returns, and its failure the one `failure` returns (nil: none).
+  ///
+  ///     return .request("numberFact.fetch", payload: state.count, as: String.self) {
+  ///       .numberFactResponse($0)
+  ///     } failure: {
+  ///       .numberFactFailed($0.message)
+  ///     }
+  ///
+  /// The host answers once, with `respond` or `fail`. If the effect is cancelled first, the host's
+  /// cancel callback is told, and a later answer is refused.
+  public static func request<Payload: Encodable, Response: Decodable & SendableMetatype>(
+    _ name: String,
+    payload: Payload = NoPayload(),
+    as _: Response.Type = Response.self,
+    response: @escaping @Sendable (Response) -> Action,
+    failure: @escaping @Sendable (HostFailure) -> Action?
+  ) -> Effect {
+    Effect(
+      operation: .request(
+        HostRequest(
+          name: name, payload: encode(payload), kind: .oneShot,
+          answer: { (bytes) throws(JSONError) in
+            response(try JSONDecoder().decode(Response.self, from: bytes))
+          },
+          failure: failure, finished: { nil })))
+  }
+
+  /// Asks the host to perform `name` and send any number of answers, then complete: each answer,
+  /// decoded as `Element`, becomes the action `element` returns; `complete` sends `finished`
+  /// (if any); a failure ends the stream with the action `failure` returns.
+  ///
+  ///     return .stream("scores.live", payload: gameID, as: Score.self) {
+  ///       .scoreUpdated($0)
+  ///     } failure: {
+  ///       .liveScoresFailed($0.message)
+  ///     } finished: {
+  ///       .liveScoresEnded
+  ///     }
+  public static func stream<Payload: Encodable, Element: Decodable & SendableMetatype>(
+    _ name: String,
+    payload: Payload = NoPayload(),
+    as _: Element.Type = Element.self,
+    element: @escaping @Sendable (Element) -> Action,
+    failure: @escaping @Sendable (HostFailure) -> Action?,
+    finished: @escaping @Sendable () -> Action? = { nil }
+  ) -> Effect {
+    Effect(
+      operation: .request(
+        HostRequest(
+          name: name, payload: encode(payload), kind: .stream,
+          answer: { (bytes) throws(JSONError) in
+            element(try JSONDecoder().decode(Element.self, from: bytes))
+          },
+          failure: failure, finished: finished)))
+  }
+
+  /// Tells the host to perform `name` and expects no answer (haptics, analytics, sounds).
+  ///
+  ///     return .fireAndForget("haptics.play", payload: Haptic.success)
+  public static func fireAndForget<Payload: Encodable>(
+    _ name: String, payload: Payload = NoPayload()
+  ) -> Effect {
+    Effect(
+      operation: .request(
+        HostRequest(
+          name: name, payload: encode(payload), kind: .fireAndForget,
+          answer: { _ in nil }, failure: { _ in nil }, finished: { nil })))
+  }
+}
+
+private func encode(_ payload: some Encodable) -> Result<[UInt8], JSONError> {
+  do throws(JSONError) {
+    return .success(try JSONEncoder().encode(payload))
+  } catch {
+    return .failure(error)
+  }
+}

@@ -1,0 +1,93 @@
+import JSON
+import Synchronization
+
+/// A ``Store`` whose state and actions are Codable, driven with JSON: the ``HostStore`` of every
+/// feature.
+final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore, @unchecked Sendable
+{
+  // NB: `@unchecked Sendable`: the store serializes itself; the cache is behind its own lock.
+  private let store: Store<State, Action>
+  private let cache = Mutex<(version: UInt64, json: [UInt8])?>(nil)
+
+  init(store: Store<State, Action>) { self.store = store }
+
+  deinit { store.close() }
+
+  func send(json action: UnsafeBufferPointer<UInt8>) throws(StoreError) {
+    guard !store.isClosed else { throw .closed }
+    // NB: decode before entering the store: a bad action changes nothing and blocks no one.
+    let decoded: Action
+    do throws(JSONError) {
+      decoded = try JSONDecoder().decode(Action.self, from: action)
+    } catch {
+      throw .json(error)
+    }
+    store.send(decoded)
+  }
+
+  func stateJSON() throws(StoreError) -> [UInt8] {
+    let version = store.version
+    if let cached = cache.withLock({ $0 }), cached.version == version { return cached.json }
+    // NB: encode outside the store's lock, from a copy (copy-on-write: no deep copy).
+    let (state, stateVersion) = store.stateAndVersion
+    let json: [UInt8]
+    do throws(JSONError) {
+      json = try JSONEncoder().encode(state)
+    } catch {
+      throw .json(error)
+    }
+    cache.withLock { cached in
+      if (cached?.version ?? 0) <= stateVersion { cached = (stateVersion, json) }
+    }
+    return json
+  }
+
+  var version: UInt64 { store.version }
+
+  func subscribe(_ callback: @escaping @Sendable (UInt64) -> Void) throws(StoreError) -> UInt64 {
+    guard !store.isClosed else { throw .closed }
+    return store.subscribe(callback)
+  }
+
+  func unsubscribe(_ token: UInt64) -> Bool { store.unsubscribe(token) }
+
+  func setRequestHandler(_ handler: HostRequestHandler?) throws(StoreError) {
+    guard !store.isClosed else { throw .closed }
+    store.setRequestHandler(handler)
+  }
+
+  func respond(to id: UInt64, json: UnsafeBufferPointer<UInt8>) throws(StoreError) {
+    try store.respond(to: id, json: json)
+  }
+
+  func fail(_ id: UInt64, message: String) throws(StoreError) {
+    try store.fail(id, message: message)
+  }
+
+  func complete(_ id: UInt64) throws(StoreError) {
+    try store.complete(id)
+  }
+
+  func poll() throws(StoreError) -> Int {
+    guard !store.isClosed else { throw .closed }
+    return store.poll()
+  }
+
+  func advance(milliseconds: UInt64) throws(StoreError) -> Int {
+    let (nanoseconds, overflow) = Int64(clamping: milliseconds).multipliedReportingOverflow(
+      by: 1_000_000)
+    return try store.advance(by: .nanoseconds(overflow ? .max : nanoseconds))
+  }
+
+  var nextDeadlineMilliseconds: UInt64? {
+    guard let deadline = store.nextDeadline else { return nil }
+    let nanoseconds = UInt64(max(0, deadline.saturatingNanoseconds))
+    return nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 == 0 ? 0 : 1)
+  }
+
+  func fileDescriptor() throws(StoreError) -> Int32 { try store.fileDescriptor() }
+
+  func close() { store.close() }
+
+  var isClosed: Bool { store.isClosed }
+}

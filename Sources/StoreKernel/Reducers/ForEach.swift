@@ -1,0 +1,121 @@
+/// An action of one element of a `forEach`, addressed by its id.
+///
+/// Wire form: `{"element":{"id":3,"action":"toggleCompleted"}}`.
+public enum IdentifiedAction<ID: Hashable, Action> {
+  case element(id: ID, action: Action)
+}
+
+/// The element action of a reducer whose state is identifiable: `IdentifiedActionOf<Todo>`.
+public typealias IdentifiedActionOf<R: Reducer> = IdentifiedAction<R.State.ID, R.Action>
+where R.State: Identifiable
+
+extension IdentifiedAction: Equatable where Action: Equatable {}
+extension IdentifiedAction: Hashable where Action: Hashable {}
+extension IdentifiedAction: Sendable where ID: Sendable, Action: Sendable {}
+extension IdentifiedAction: Decodable where ID: Decodable, Action: Decodable {}
+extension IdentifiedAction: Encodable where ID: Encodable, Action: Encodable {}
+
+extension Reducer {
+  /// Runs `element` on the element of an identified array that an element action names, before
+  /// this reducer; cancels an element's effects when it is removed.
+  ///
+  ///     Reduce { state, action in … }
+  ///       .forEach(\.todos, action: Action.todos) {
+  ///         Todo()
+  ///       }
+  ///
+  /// with `case todos(IdentifiedActionOf<Todo>)` in the parent's actions. Each element's
+  /// cancellation ids are its own. An action for an id that is not in the array is ignored.
+  @inlinable
+  public func forEach<ElementState, ElementAction, ID: Hashable & Sendable, Element: Reducer>(
+    _ toElementsState: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action toElementAction: AnyCasePath<Action, IdentifiedAction<ID, ElementAction>>,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element
+  ) -> _ForEachReducer<Self, ID, Element>
+  where Element.State == ElementState, Element.Action == ElementAction {
+    _ForEachReducer(
+      parent: self, element: element(), toElementsState: toElementsState,
+      toElementAction: toElementAction)
+  }
+
+  /// ``forEach(_:action:element:)`` with the element actions given by their case.
+  @inlinable
+  public func forEach<ElementState, ElementAction, ID: Hashable & Sendable, Element: Reducer>(
+    _ toElementsState: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action toElementAction: @escaping @Sendable (IdentifiedAction<ID, ElementAction>) -> Action,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element
+  ) -> _ForEachReducer<Self, ID, Element>
+  where Element.State == ElementState, Element.Action == ElementAction {
+    forEach(toElementsState, action: AnyCasePath(toElementAction), element: element)
+  }
+}
+
+/// The reducer of `forEach(_:action:element:)`.
+public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer
+where Element.State: Identifiable, Element.State.ID == ID {
+  @usableFromInline let parent: Parent
+  @usableFromInline let element: Element
+  @usableFromInline let toElementsState:
+    WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
+  @usableFromInline let toElementAction:
+    AnyCasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
+
+  @usableFromInline
+  init(
+    parent: Parent, element: Element,
+    toElementsState: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>,
+    toElementAction: AnyCasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
+  ) {
+    self.parent = parent
+    self.element = element
+    self.toElementsState = toElementsState
+    self.toElementAction = toElementAction
+  }
+
+  @inlinable
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
+    let elementEffects = reduceElement(into: &state, action: action)
+    // NB: ids are compared by buffer identity first (Array's ==), so an action that does not
+    // touch the array's ids costs O(1) here however long it is.
+    let idsBefore = state[keyPath: toElementsState].ids
+    let parentEffects = parent.reduce(into: &state, action: action)
+    let idsAfter = state[keyPath: toElementsState].ids
+    var effect = elementEffects.merge(with: parentEffects)
+    if idsBefore != idsAfter {
+      let remaining = Set(idsAfter)
+      for id in idsBefore where !remaining.contains(id) {
+        effect = effect.merge(with: .cancel(id: navigationID(for: id).cancelID))
+      }
+    }
+    return effect
+  }
+
+  @inlinable
+  func reduceElement(
+    into state: inout Parent.State, action: Parent.Action
+  ) -> Effect<Parent.Action> {
+    guard case let .element(id, elementAction)? = toElementAction.extract(from: action),
+      let position = state[keyPath: toElementsState].index(id: id)
+    else { return .none }
+    let effect = element.reduce(
+      into: &state[keyPath: toElementsState][position], action: elementAction)
+    switch effect.operation {
+    case .none:
+      return .none
+    default:
+      let embed = toElementAction._embed
+      return
+        effect
+        .map { embed(.element(id: id, action: $0)) }
+        .scoped(to: navigationID(for: id).cancelID)
+    }
+  }
+
+  @usableFromInline
+  func navigationID(for id: ID) -> NavigationID {
+    NavigationID(site: CancelID(unchecked: AnyHashable(toElementsState)), identity: CancelID(id))
+  }
+}
+
+extension _ForEachReducer: @unchecked Sendable where Parent: Sendable, Element: Sendable {}

@@ -1,0 +1,52 @@
+/// Identifies one presentation of a child (an `ifLet` child, an `ifCaseLet` case, a `forEach`
+/// element): its effects run under it, and are cancelled through it when the child goes away.
+@usableFromInline
+struct NavigationID: Hashable, Sendable {
+  /// Where in the parent: the operator's key path or case path.
+  let site: CancelID
+  /// Which child: its id (`Identifiable` state or `forEach` element), or nil.
+  let identity: CancelID?
+
+  @usableFromInline
+  init(site: CancelID, identity: CancelID?) {
+    self.site = site
+    self.identity = identity
+  }
+
+  @usableFromInline
+  var cancelID: CancelID { CancelID(self) }
+}
+
+extension Effect {
+  /// Cancels the effects of the child presented as `before` if it is gone (or replaced) `after`.
+  @inlinable
+  static func dismissal(from before: NavigationID?, to after: NavigationID?) -> Effect {
+    guard let before, before != after else { return .none }
+    return .cancel(id: before.cancelID)
+  }
+}
+
+/// The id of `value` if it is `Identifiable`.
+@usableFromInline
+func identity(of value: Any) -> CancelID? {
+  guard let identifiable = value as? any Identifiable else { return nil }
+  return cancelID(of: identifiable)
+}
+
+private func cancelID<T: Identifiable>(of value: T) -> CancelID? {
+  CancelID(unchecked: AnyHashable(value.id))
+}
+
+extension Optional {
+  /// Runs `body` on the wrapped value in place (nil: not run).
+  ///
+  /// NB: takes the value out first, so that it is uniquely referenced while `body` mutates it
+  /// (no copy-on-write of its collections), and puts it back after.
+  @usableFromInline
+  mutating func modify<R>(_ body: (inout Wrapped) -> R) -> R? {
+    guard var wrapped = self else { return nil }
+    self = nil
+    defer { self = wrapped }
+    return body(&wrapped)
+  }
+}

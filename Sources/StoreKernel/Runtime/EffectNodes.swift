@@ -1,0 +1,119 @@
+/// A running effect's place in its store's tree of effects: regions (cancellation scopes) hold
+/// leaves (a task, a timer, a host request) and other regions.
+///
+/// NB: touched only by the thread holding the store.
+class EffectNode: @unchecked Sendable {
+  /// The region the node runs in; nil once it has finished.
+  var parent: Region?
+  /// Called once when the node finishes (how `concatenate` and `merge` know to go on).
+  var done: (() -> Void)?
+  /// The action whose effect started the node, for test diagnostics.
+  var origin: String?
+  /// When the node started, in the store's order: cancellation goes in this order.
+  var sequence: UInt64 = 0
+
+  /// What the node is, for test diagnostics.
+  var summary: String { "an effect" }
+}
+
+/// A cancellation scope: the root of a store's effects, or the inside of `.cancellable(id:)`.
+///
+/// A region finishes when its body (the effect started in it) is done and it has no children left.
+final class Region: EffectNode, @unchecked Sendable {
+  let id: CancelID?
+  var children: [ObjectIdentifier: EffectNode] = [:]
+  var isCancelled = false
+  var bodyDone = false
+  var finished = false
+
+  init(id: CancelID?) { self.id = id }
+
+  /// The children, oldest first.
+  var orderedChildren: [EffectNode] { children.values.sorted { $0.sequence < $1.sequence } }
+
+  override var summary: String { id.map { "effects cancellable by \($0)" } ?? "effects" }
+}
+
+/// The task of a `.run` effect.
+final class TaskLeaf: EffectNode, @unchecked Sendable {
+  var task: Task<Void, Never>?
+  var isCancelled = false
+
+  override var summary: String { "a .run effect" }
+}
+
+/// A wait on the store's clock (debounce, a throttled action held back).
+final class TimerLeaf: EffectNode, @unchecked Sendable {
+  var timerID: UInt64 = 0
+  let deadline: Int64
+
+  init(deadline: Int64) { self.deadline = deadline }
+
+  override var summary: String { "a timer due at \(Duration.nanoseconds(deadline))" }
+}
+
+/// A host request waiting for its answers.
+final class RequestLeaf<Action>: EffectNode, @unchecked Sendable {
+  let id: UInt64
+  let request: HostRequest<Action>
+  let sink: ThrottleSink<Action>?
+
+  init(id: UInt64, request: HostRequest<Action>, sink: ThrottleSink<Action>?) {
+    self.id = id
+    self.request = request
+    self.sink = sink
+  }
+
+  override var summary: String {
+    "host request #\(id) \"\(request.name)\"" + (request.kind == .stream ? " (stream)" : "")
+  }
+}
+
+/// Holds back actions of a `.throttle(id:for:latest:)` effect (upstream's semantics).
+final class ThrottleSink<Action>: @unchecked Sendable {
+  unowned let core: StoreCore<Action>
+  let id: CancelID
+  let interval: Int64
+  let latest: Bool
+  let region: Region
+  let downstream: ThrottleSink?
+
+  init(
+    core: StoreCore<Action>, id: CancelID, interval: Int64, latest: Bool, region: Region,
+    downstream: ThrottleSink?
+  ) {
+    self.core = core
+    self.id = id
+    self.interval = interval
+    self.latest = latest
+    self.region = region
+    self.downstream = downstream
+  }
+
+  func receive(_ action: Action) {
+    let core = self.core
+    let now = core.clock.nowNanoseconds
+    guard let last = core.throttles[id] else {
+      core.throttles[id] = ThrottleState(time: now, pending: nil)
+      core.emit(action, to: downstream)
+      return
+    }
+    let value = latest ? action : (last.pending ?? action)
+    core.throttles[id]?.pending = value
+    guard now.saturatingSubtract(last.time) < interval else {
+      core.throttles[id] = ThrottleState(time: now, pending: nil)
+      core.emit(value, to: downstream)
+      return
+    }
+    let (id, downstream) = (self.id, self.downstream)
+    core.startTimer(at: last.time.saturatingAdd(interval), in: region, done: nil) {
+      core.throttles[id] = ThrottleState(time: core.clock.nowNanoseconds, pending: nil)
+      core.emit(value, to: downstream)
+    }
+  }
+}
+
+struct ThrottleState<Action> {
+  var time: Int64
+  var pending: Action?
+}

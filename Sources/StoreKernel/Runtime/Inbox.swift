@@ -1,0 +1,94 @@
+import CSystem
+import Synchronization
+
+/// Work that reaches a store from outside its running call: jobs of its effects (resumed from any
+/// thread) and host answers given from other threads or inside callbacks. The thread holding the
+/// store takes it out and runs it.
+///
+/// It also keeps the store's wake descriptor honest: work pushed by a thread that does not hold
+/// the store makes the eventfd readable, and the holder clears it once the inbox is empty.
+@usableFromInline
+final class Inbox: @unchecked Sendable {
+  private let lock = PlainLock()
+  private var jobs = FIFO<UnownedJob>()
+  private var items = FIFO<() -> Void>()
+  private var eventFD: Int32 = -1
+  @usableFromInline let count = Atomic<Int>(0)
+  /// The thread holding the store, 0 if none.
+  @usableFromInline let owner = Atomic<UInt>(0)
+
+  /// Whether nothing is waiting (cheap: no lock).
+  @inlinable var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
+
+  func push(job: UnownedJob) {
+    lock.withLock {
+      jobs.append(job)
+      arrived()
+    }
+  }
+
+  /// Queues `item` to run on the thread holding the store.
+  func push(_ item: @escaping () -> Void) {
+    lock.withLock {
+      items.append(item)
+      arrived()
+    }
+  }
+
+  private func arrived() {
+    count.add(1, ordering: .releasing)
+    if eventFD >= 0 && owner.load(ordering: .relaxed) != currentThreadID() {
+      csystem_wake_signal(eventFD)
+    }
+  }
+
+  func popItem() -> (() -> Void)? {
+    lock.withLock {
+      guard let item = items.popFirst() else { return nil }
+      count.subtract(1, ordering: .releasing)
+      return item
+    }
+  }
+
+  func popJob() -> UnownedJob? {
+    lock.withLock {
+      guard let job = jobs.popFirst() else { return nil }
+      count.subtract(1, ordering: .releasing)
+      return job
+    }
+  }
+
+  /// Starts signalling `eventFD` (and signals it now if work is waiting).
+  func watch(eventFD: Int32) {
+    lock.withLock {
+      self.eventFD = eventFD
+      if !jobs.isEmpty || !items.isEmpty { csystem_wake_signal(eventFD) }
+    }
+  }
+
+  /// Clears the eventfd if nothing is waiting; stops signalling it if `stop`.
+  func settleWake(stop: Bool = false) {
+    lock.withLock {
+      guard eventFD >= 0 else { return }
+      if jobs.isEmpty && items.isEmpty { csystem_wake_clear(eventFD) }
+      if stop { eventFD = -1 }
+    }
+  }
+}
+
+/// The store's host-drained executor (SE-0417): its effects' tasks prefer it, so every job they
+/// enqueue lands in the store's inbox and runs only when a call into the store drains it, on
+/// that call's thread.
+final class HostDrainedExecutor: TaskExecutor, @unchecked Sendable {
+  let inbox: Inbox
+
+  init(inbox: Inbox) { self.inbox = inbox }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    inbox.push(job: UnownedJob(job))
+  }
+
+  func run(_ job: UnownedJob) {
+    job.runSynchronously(on: asUnownedTaskExecutor())
+  }
+}

@@ -1,0 +1,135 @@
+import CSystem
+import Synchronization
+
+/// A store's clock: the time its effects sleep on, and the timers its `poll`/`advance` fire.
+///
+///     @Dependency(\.clock) var clock
+///     …
+///     return .run { send in
+///       try await clock.sleep(for: .milliseconds(500))
+///       await send(.rollFinished)
+///     }
+///
+/// A `.real` clock reads `CLOCK_MONOTONIC`; its timers fire in the first `send`/`poll`/`respond`
+/// call after their deadline. A `.manual` clock starts at zero and moves only when the store is
+/// advanced (game time, tests); its timers fire during `advance`, in deadline order.
+///
+/// Every store has a clock of its own; reach it through ``Dependencies/clock``.
+public final class StoreClock: Clock, @unchecked Sendable {
+  /// Where a clock's time comes from.
+  public enum Kind: Sendable, Equatable {
+    /// `CLOCK_MONOTONIC`.
+    case real
+    /// Starts at zero; moved by the store's `advance`.
+    case manual
+  }
+
+  /// A point in a store clock's time, in nanoseconds since its origin.
+  public struct Instant: InstantProtocol, Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var nanoseconds: Int64
+
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    public func advanced(by duration: Duration) -> Instant {
+      Instant(nanoseconds: nanoseconds.saturatingAdd(duration.saturatingNanoseconds))
+    }
+
+    public func duration(to other: Instant) -> Duration {
+      .nanoseconds(other.nanoseconds.saturatingSubtract(nanoseconds))
+    }
+
+    public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+
+    public var description: String { "\(Duration.nanoseconds(nanoseconds))" }
+  }
+
+  public let kind: Kind
+  @usableFromInline let timers: TimerQueue
+  private let manualNow = Atomic<Int64>(0)
+
+  init(kind: Kind, timers: TimerQueue = TimerQueue()) {
+    self.kind = kind
+    self.timers = timers
+  }
+
+  public var now: Instant { Instant(nanoseconds: nowNanoseconds) }
+
+  public var minimumResolution: Duration { .nanoseconds(1) }
+
+  var nowNanoseconds: Int64 {
+    switch kind {
+    case .real: return csystem_monotonic_ns()
+    case .manual: return manualNow.load(ordering: .acquiring)
+    }
+  }
+
+  /// Moves a manual clock forward to `nanoseconds` (never backward).
+  func setManualNow(_ nanoseconds: Int64) {
+    if nanoseconds > manualNow.load(ordering: .acquiring) {
+      manualNow.store(nanoseconds, ordering: .releasing)
+    }
+  }
+
+  /// Suspends until `deadline`; throws `CancellationError` if the task is cancelled first or the
+  /// store is closed.
+  public func sleep(until deadline: Instant, tolerance _: Duration? = nil) async throws {
+    try Task.checkCancellation()
+    let ticket = SleepTicket()
+    let timers = self.timers
+    try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation {
+        (continuation: UnsafeContinuation<Void, any Error>) in
+        let scheduled = ticket.state.withLock { state -> Bool in
+          guard case .idle = state,
+            let id = timers.schedule(at: deadline.nanoseconds, .resume(continuation))
+          else { return false }
+          state = .scheduled(id)
+          return true
+        }
+        if !scheduled { continuation.resume(throwing: CancellationError()) }
+      }
+    } onCancel: {
+      let id = ticket.state.withLock { state -> UInt64? in
+        defer { state = .cancelled }
+        if case let .scheduled(id) = state { return id }
+        return nil
+      }
+      if let id, case let .resume(continuation)? = timers.cancel(id) {
+        continuation.resume(throwing: CancellationError())
+      }
+    }
+  }
+}
+
+/// NB: orders a sleep's registration and its cancellation handler, which may run first.
+private final class SleepTicket: Sendable {
+  enum State: Sendable {
+    case idle
+    case scheduled(UInt64)
+    case cancelled
+  }
+
+  let state = Mutex(State.idle)
+}
+
+extension Duration {
+  /// The duration in nanoseconds, saturating at the ends of `Int64`.
+  var saturatingNanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    if overflow { return seconds < 0 ? .min : .max }
+    return whole.saturatingAdd(attoseconds / 1_000_000_000)
+  }
+}
+
+extension Int64 {
+  func saturatingAdd(_ other: Int64) -> Int64 {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? (other < 0 ? .min : .max) : sum
+  }
+
+  func saturatingSubtract(_ other: Int64) -> Int64 {
+    let (difference, overflow) = subtractingReportingOverflow(other)
+    return overflow ? (other < 0 ? .max : .min) : difference
+  }
+}

@@ -1,0 +1,528 @@
+import JSON
+import Synchronization
+
+/// Everything a store runs besides its reducer: the queue of actions, the tree of running
+/// effects, host requests, the inbox, the executor and the clock.
+///
+/// NB: `@unchecked Sendable`: the parts marked "holder" are touched only by the thread holding the
+/// store (see ``Store``); the rest is behind locks or atomics.
+@usableFromInline
+final class StoreCore<Action>: @unchecked Sendable {
+  // -- serialization
+  @usableFromInline let gate = PlainLock()
+  @usableFromInline let inbox = Inbox()
+  let executor: HostDrainedExecutor
+  @usableFromInline let clock: StoreClock
+  @usableFromInline let closedFlag = Atomic<Bool>(false)
+  /// Whether the wake descriptor is open (the fast path of `send` then steps aside).
+  @usableFromInline let wakeOpen = Atomic<Bool>(false)
+
+  // -- holder
+  /// The actions waiting to be reduced.
+  ///
+  /// NB: behind a pointer, like the store's state, so the inlined fast path of `send` reaches it
+  /// without dynamic exclusivity checks.
+  @usableFromInline let actions: UnsafeMutablePointer<FIFO<Action>>
+  let root = Region(id: nil)
+  var cancellables: [CancelID: [Region]] = [:]
+  var throttles: [CancelID: ThrottleState<Action>] = [:]
+  private var requestLeaves: [UInt64: RequestLeaf<Action>] = [:]
+  var handler: HostRequestHandler?
+  var trace: TraceSink?
+  /// Leaves (tasks, timers, requests) running; what a test store's `finish` checks.
+  private(set) var liveLeafCount = 0
+  /// Set by a test store: effects remember the action that started them.
+  var recordsOrigins = false
+  var origin: String?
+  var wake: WakeDescriptor?
+
+  // -- any thread, behind its lock
+  private let requests = Mutex(RequestTable<Action>())
+
+  init(clock: StoreClock) {
+    self.clock = clock
+    self.executor = HostDrainedExecutor(inbox: inbox)
+    self.actions = .allocate(capacity: 1)
+    actions.initialize(to: FIFO())
+  }
+
+  deinit {
+    actions.deinitialize(count: 1)
+    actions.deallocate()
+  }
+
+  @inlinable
+  var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
+
+  /// Whether the calling thread holds the store.
+  @inlinable
+  var isHeldByCurrentThread: Bool { inbox.owner.load(ordering: .relaxed) == currentThreadID() }
+
+  /// Whether nothing at all waits: no action, no inbox work, no timer, no wake descriptor to
+  /// settle. What lets `send` skip the general loop.
+  @inlinable
+  var isIdle: Bool {
+    actions.pointee.isEmpty && inbox.isEmpty && clock.timers.isEmpty
+      && !wakeOpen.load(ordering: .relaxed)
+  }
+
+  // MARK: - Running effects (holder)
+
+  /// Feeds an action back, through a throttle if the effect has one.
+  func emit(_ action: Action, to sink: ThrottleSink<Action>?) {
+    guard !isClosed else { return }
+    if let sink {
+      sink.receive(action)
+    } else {
+      actions.pointee.append(action)
+    }
+  }
+
+  /// Starts `effect` in `region`; calls `done` once it has completed, possibly before returning.
+  func start(
+    _ effect: Effect<Action>, in region: Region, sink: ThrottleSink<Action>?,
+    done: (() -> Void)?
+  ) {
+    switch effect.operation {
+    case .none:
+      done?()
+    case let .send(action):
+      if !region.isCancelled { emit(action, to: sink) }
+      done?()
+    case let .merge(effects):
+      guard let done else {
+        for effect in effects { start(effect, in: region, sink: sink, done: nil) }
+        return
+      }
+      let countdown = Countdown(effects.count, done)
+      for effect in effects { start(effect, in: region, sink: sink, done: countdown.tick) }
+    case let .concatenate(effects):
+      Concatenation(core: self, effects: effects, region: region, sink: sink, done: done).next()
+    case let .run(run):
+      startTask(run, in: region, sink: sink, done: done)
+    case let .cancellable(id, cancelInFlight, effect):
+      if cancelInFlight { cancel(id: id) }
+      guard !region.isCancelled else {
+        done?()
+        return
+      }
+      let child = Region(id: id)
+      attach(child, to: region)
+      child.done = done
+      cancellables[id, default: []].append(child)
+      start(effect, in: child, sink: sink) { [unowned self, unowned child] in
+        child.bodyDone = true
+        self.settle(child)
+      }
+    case let .cancel(id):
+      cancel(id: id)
+      done?()
+    case let .sleep(duration):
+      startTimer(
+        at: clock.nowNanoseconds.saturatingAdd(duration.saturatingNanoseconds), in: region,
+        done: done, fire: {})
+    case let .throttle(id, interval, latest, effect):
+      let throttle = ThrottleSink(
+        core: self, id: id, interval: interval.saturatingNanoseconds, latest: latest,
+        region: region, downstream: sink)
+      start(effect, in: region, sink: throttle, done: done)
+    case let .request(request):
+      startRequest(request, in: region, sink: sink, done: done)
+    }
+  }
+
+  private var nextSequence: UInt64 = 0
+
+  private func attach(_ node: EffectNode, to region: Region) {
+    nextSequence &+= 1
+    node.sequence = nextSequence
+    node.parent = region
+    node.origin = origin
+    region.children[ObjectIdentifier(node)] = node
+    if !(node is Region) { liveLeafCount += 1 }
+  }
+
+  /// Ends a leaf: detaches it, calls its `done`, and lets its region finish if that was the last.
+  func finish(_ leaf: EffectNode) {
+    guard let parent = leaf.parent else { return }
+    parent.children[ObjectIdentifier(leaf)] = nil
+    leaf.parent = nil
+    liveLeafCount -= 1
+    let done = leaf.done
+    leaf.done = nil
+    done?()
+    settle(parent)
+  }
+
+  /// Finishes `region` if its body is done and nothing runs in it any more.
+  func settle(_ region: Region) {
+    guard region.bodyDone, region.children.isEmpty, !region.finished else { return }
+    region.finished = true
+    if let id = region.id, var regions = cancellables[id] {
+      regions.removeAll { $0 === region }
+      cancellables[id] = regions.isEmpty ? nil : regions
+    }
+    guard let parent = region.parent else { return }
+    parent.children[ObjectIdentifier(region)] = nil
+    region.parent = nil
+    let done = region.done
+    region.done = nil
+    done?()
+    settle(parent)
+  }
+
+  private func startTask(
+    _ run: Effect<Action>.Run, in region: Region, sink: ThrottleSink<Action>?,
+    done: (() -> Void)?
+  ) {
+    guard !region.isCancelled, !isClosed else {
+      done?()
+      return
+    }
+    let leaf = TaskLeaf()
+    attach(leaf, to: region)
+    leaf.done = done
+    let send = Send<Action>(
+      emit: { [self] action in self.emit(action, from: leaf, sink: sink) },
+      isCancelled: { leaf.isCancelled },
+      trace: { [self] message in self.report(message) })
+    leaf.task = Task(executorPreference: executor) { [self] in
+      await run.operation(send)
+      self.onHolder { self.finish(leaf) }
+    }
+  }
+
+  /// An action sent by a task: dropped once the task is cancelled.
+  private func emit(_ action: Action, from leaf: TaskLeaf, sink: ThrottleSink<Action>?) {
+    onHolder { [self] in
+      guard !leaf.isCancelled, leaf.parent != nil else { return }
+      self.emit(action, to: sink)
+    }
+  }
+
+  /// Runs `work` now if this thread holds the store, else queues it for the holder.
+  ///
+  /// NB: an effect's code runs on the store's executor, hence on the holder; this guards the odd
+  /// task that sends from elsewhere (a detached task it spawned).
+  private func onHolder(_ work: @escaping () -> Void) {
+    if isHeldByCurrentThread {
+      work()
+    } else {
+      inbox.push(work)
+    }
+  }
+
+  /// Starts a wait on the clock in `region`; at `deadline` runs `fire`, then finishes.
+  func startTimer(
+    at deadline: Int64, in region: Region, done: (() -> Void)?, fire: @escaping () -> Void
+  ) {
+    guard !region.isCancelled else {
+      done?()
+      return
+    }
+    let leaf = TimerLeaf(deadline: deadline)
+    attach(leaf, to: region)
+    leaf.done = done
+    let id = clock.timers.schedule(
+      at: deadline,
+      .call { [self] in
+        fire()
+        self.finish(leaf)
+      })
+    guard let id else {
+      finish(leaf)
+      return
+    }
+    leaf.timerID = id
+  }
+
+  /// Runs a due timer (holder).
+  func fire(_ timer: TimerQueue.Fire) {
+    switch timer {
+    case let .resume(continuation): continuation.resume()
+    case let .call(work): work()
+    }
+  }
+
+  // MARK: - Cancellation (holder)
+
+  func cancel(id: CancelID) {
+    guard let regions = cancellables[id] else { return }
+    for region in regions { cancel(region) }
+  }
+
+  func cancel(_ node: EffectNode) {
+    switch node {
+    case let region as Region:
+      guard !region.isCancelled else { return }
+      region.isCancelled = true
+      for child in region.orderedChildren { cancel(child) }
+    case let leaf as TaskLeaf:
+      guard !leaf.isCancelled else { return }
+      leaf.isCancelled = true
+      // NB: the leaf finishes when its task returns (at its next job); `send` is already inert.
+      leaf.task?.cancel()
+    case let leaf as TimerLeaf:
+      _ = clock.timers.cancel(leaf.timerID)
+      finish(leaf)
+    case let leaf as RequestLeaf<Action>:
+      requestLeaves[leaf.id] = nil
+      requests.withLock { _ = $0.open.removeValue(forKey: leaf.id) }
+      report("request #\(leaf.id) \"\(leaf.request.name)\" cancelled")
+      handler?.onCancel(leaf.id)
+      finish(leaf)
+    default:
+      break
+    }
+  }
+
+  /// The leaves still running, for a test store's failure message.
+  var liveLeaves: [EffectNode] {
+    var leaves: [EffectNode] = []
+    var regions = [root]
+    while let region = regions.popLast() {
+      for child in region.children.values {
+        if let child = child as? Region { regions.append(child) } else { leaves.append(child) }
+      }
+    }
+    return leaves.sorted { $0.sequence < $1.sequence }
+  }
+
+  // MARK: - Host requests
+
+  private func startRequest(
+    _ request: HostRequest<Action>, in region: Region, sink: ThrottleSink<Action>?,
+    done: (() -> Void)?
+  ) {
+    guard !region.isCancelled, let (id, payload, handler) = open(request, sink: sink) else {
+      done?()
+      return
+    }
+    let waits = request.kind != .fireAndForget
+    if waits {
+      let leaf = RequestLeaf(id: id, request: request, sink: sink)
+      attach(leaf, to: region)
+      leaf.done = done
+      requestLeaves[id] = leaf
+    }
+    report("request #\(id) \"\(request.name)\" \(String(decoding: payload, as: UTF8.self))")
+    handler.onRequest(
+      HostRequestInfo(id: id, name: request.name, payload: payload, kind: request.kind))
+    if !waits { done?() }
+  }
+
+  /// Gives `request` an id (and, unless fire-and-forget, a place in the table of requests
+  /// awaiting answers); or fails it at once, feeding its failure action back, and returns nil.
+  private func open(
+    _ request: HostRequest<Action>, sink: ThrottleSink<Action>?
+  ) -> (id: UInt64, payload: [UInt8], handler: HostRequestHandler)? {
+    let message: String
+    switch (request.payload, handler) {
+    case let (.success(payload), handler?):
+      let id = requests.withLock { table in
+        let id = table.nextID
+        table.nextID &+= 1
+        if request.kind != .fireAndForget {
+          table.open[id] = OpenRequest(kind: request.kind, answer: request.answer)
+        }
+        return id
+      }
+      return (id, payload, handler)
+    case let (.failure(error), _):
+      message = "the payload of \"\(request.name)\" cannot be encoded: \(error)"
+    case (.success, nil):
+      message = "no handler for \"\(request.name)\": the host has not set one"
+    }
+    report("request \"\(request.name)\" failed at once: \(message)")
+    if let action = request.failure(HostFailure(message)) { emit(action, to: sink) }
+    return nil
+  }
+
+  /// What a host said about a request.
+  enum Answer {
+    case value(UnsafeBufferPointer<UInt8>)
+    case failure(String)
+    case complete
+  }
+
+  /// Checks and decodes an answer on the caller's thread, then queues it for the holder.
+  ///
+  /// NB: checking here, not when the answer is applied, is what lets `respond` return its error
+  /// (unknown id, double answer, wrong shape) to the caller even when another thread holds the
+  /// store. An answer of the wrong shape leaves the request waiting for a good one.
+  func accept(_ answer: Answer, for id: UInt64) throws(StoreError) {
+    guard !isClosed else { throw .closed }
+    let (kind, decode) = try requests.withLock { (table) throws(StoreError) in
+      let request = try table.openRequest(id)
+      return (request.kind, request.answer)
+    }
+    var outcome: Outcome
+    switch answer {
+    case let .value(bytes):
+      do throws(JSONError) {
+        outcome = .value(try decode(bytes), ends: kind == .oneShot)
+      } catch {
+        throw .badAnswer(id, error)
+      }
+    case let .failure(message):
+      outcome = .failure(message)
+    case .complete:
+      guard kind == .stream else { throw .notAStream(id) }
+      outcome = .complete
+    }
+    let ends = outcome.ends
+    try requests.withLock { (table) throws(StoreError) in
+      _ = try table.openRequest(id)
+      if ends { table.open[id]?.ended = true }
+    }
+    inbox.push { [self] in self.apply(outcome, to: id) }
+  }
+
+  enum Outcome {
+    case value(Action?, ends: Bool)
+    case failure(String)
+    case complete
+
+    var ends: Bool {
+      if case let .value(_, ends) = self { return ends }
+      return true
+    }
+  }
+
+  /// Applies an accepted answer (holder). A request cancelled since takes it silently.
+  private func apply(_ outcome: Outcome, to id: UInt64) {
+    guard let leaf = requestLeaves[id] else { return }
+    switch outcome {
+    case let .value(action, _):
+      if let action { emit(action, to: leaf.sink) }
+    case let .failure(message):
+      report("request #\(id) \"\(leaf.request.name)\" failed: \(message)")
+      if let action = leaf.request.failure(HostFailure(message)) { emit(action, to: leaf.sink) }
+    case .complete:
+      if let action = leaf.request.finished() { emit(action, to: leaf.sink) }
+    }
+    guard outcome.ends else { return }
+    requestLeaves[id] = nil
+    requests.withLock { _ = $0.open.removeValue(forKey: id) }
+    finish(leaf)
+  }
+
+  // MARK: - Closing (holder)
+
+  /// Cancels every effect (telling the host of each request in flight), lets cancelled tasks
+  /// finish, and refuses all later work.
+  func close() {
+    guard !isClosed else { return }
+    cancel(root)
+    closedFlag.store(true, ordering: .releasing)
+    for timer in clock.timers.close() {
+      if case let .resume(continuation) = timer {
+        continuation.resume(throwing: CancellationError())
+      }
+    }
+    // NB: run what cancellation released, so cancelled tasks end and free what they hold; the
+    // budget stops an effect that ignores cancellation from holding the closing thread forever.
+    var budget = 100_000
+    while budget > 0 {
+      budget -= 1
+      if let item = inbox.popItem() {
+        item()
+      } else if let job = inbox.popJob() {
+        executor.run(job)
+      } else {
+        break
+      }
+    }
+    actions.pointee.removeAll()
+    handler = nil
+    inbox.settleWake(stop: true)
+    wake?.close()
+    wake = nil
+    wakeOpen.store(false, ordering: .relaxed)
+  }
+
+  func report(_ message: String) {
+    trace?.write("[tca] " + message)
+  }
+}
+
+/// Requests waiting for answers, readable from any thread (behind `StoreCore.requests`).
+struct RequestTable<Action>: Sendable {
+  var nextID: UInt64 = 1
+  var open: [UInt64: OpenRequest<Action>] = [:]
+
+  func openRequest(_ id: UInt64) throws(StoreError) -> OpenRequest<Action> {
+    guard let request = open[id] else {
+      throw id > 0 && id < nextID ? .finishedRequest(id) : .unknownRequest(id)
+    }
+    guard !request.ended else {
+      throw request.kind == .oneShot ? .alreadyAnswered(id) : .finishedRequest(id)
+    }
+    return request
+  }
+}
+
+struct OpenRequest<Action>: Sendable {
+  let kind: HostRequestKind
+  let answer: @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Action?
+  /// An answer that ends it has been accepted and awaits the holder.
+  var ended = false
+}
+
+/// Calls `done` after `count` ticks.
+private final class Countdown {
+  private var remaining: Int
+  private let done: () -> Void
+
+  init(_ count: Int, _ done: @escaping () -> Void) {
+    self.remaining = count
+    self.done = done
+    if count == 0 { done() }
+  }
+
+  func tick() {
+    remaining -= 1
+    if remaining == 0 { done() }
+  }
+}
+
+/// Runs effects one after the other.
+///
+/// NB: a loop, not recursion, over the parts that complete at once, so a long concatenation of
+/// synchronous effects does not grow the stack.
+private final class Concatenation<Action> {
+  private let core: StoreCore<Action>
+  private let effects: [Effect<Action>]
+  private let region: Region
+  private let sink: ThrottleSink<Action>?
+  private let done: (() -> Void)?
+  private var index = 0
+  private var starting = false
+  private var finishedWhileStarting = false
+
+  init(
+    core: StoreCore<Action>, effects: [Effect<Action>], region: Region,
+    sink: ThrottleSink<Action>?, done: (() -> Void)?
+  ) {
+    self.core = core
+    self.effects = effects
+    self.region = region
+    self.sink = sink
+    self.done = done
+  }
+
+  func next() {
+    while index < effects.count && !region.isCancelled && !core.isClosed {
+      let effect = effects[index]
+      index += 1
+      starting = true
+      finishedWhileStarting = false
+      core.start(effect, in: region, sink: sink) { [self] in
+        if starting { finishedWhileStarting = true } else { next() }
+      }
+      starting = false
+      guard finishedWhileStarting else { return }
+    }
+    done?()
+  }
+}
