@@ -30,7 +30,9 @@ let package = Package(
       name: "SwiftBench", dependencies: ["JSON", "StoreKernel", "Features"],
       path: "Benchmarks/SwiftBench"),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-    .testTarget(name: "StoreKernelTests", dependencies: ["StoreKernel"]),
-    .testTarget(name: "FeaturesTests", dependencies: ["Features", "StoreKernel"]),
+    // Test helpers shared by the test targets (the swift-testing failure reporter).
+    .target(name: "TestSupport", dependencies: ["StoreKernel"], path: "Tests/Support"),
+    .testTarget(name: "StoreKernelTests", dependencies: ["StoreKernel", "TestSupport"]),
+    .testTarget(name: "FeaturesTests", dependencies: ["Features", "StoreKernel", "TestSupport"]),
   ]
 )

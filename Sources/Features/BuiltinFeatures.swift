@@ -5,7 +5,8 @@ public enum BuiltinFeatures {
   public static let all: [FeatureDescriptor] = [
     FeatureDescriptor(
       name: "counter",
-      summary: "A count with increment and decrement buttons.",
+      summary: "A count with increment and decrement buttons, and a number fact from the host.",
+      requests: [Counter.fetchNumberFact],
       initialState: Counter.State(),
       reducer: Counter()
     ),

@@ -1,16 +1,6 @@
 import StoreKernel
+@_exported import TestSupport
 import Testing
-
-extension FailureReporter {
-  /// Reports test-store failures as swift-testing issues at the failing call.
-  static let swiftTesting = FailureReporter { failure in
-    Issue.record(
-      Comment(rawValue: failure.message),
-      sourceLocation: SourceLocation(
-        fileID: failure.fileID, filePath: failure.filePath, line: failure.line,
-        column: failure.column))
-  }
-}
 
 /// A thread-safe list, for collecting what callbacks saw.
 final class Recorder<Element>: @unchecked Sendable {

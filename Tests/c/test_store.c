@@ -16,10 +16,11 @@ static char *state_of(tca_store *store) {
   return json;
 }
 
+/* Whether the state's JSON starts with `expected` (the counter's state starts with its count). */
 static int state_is(tca_store *store, const char *expected) {
   char *json = state_of(store);
-  int same = json != NULL && strcmp(json, expected) == 0;
-  if (!same) fprintf(stderr, "  state is %s, expected %s\n", json ? json : "(null)", expected);
+  int same = json != NULL && strncmp(json, expected, strlen(expected)) == 0;
+  if (!same) fprintf(stderr, "  state is %s, expected %s…\n", json ? json : "(null)", expected);
   tca_string_free(json);
   return same;
 }
@@ -30,7 +31,8 @@ static void test_library(void) {
   CHECK(features != NULL);
   if (features) {
     CHECK_CONTAINS(features, "\"name\":\"counter\"");
-    CHECK_CONTAINS(features, "\"initialState\":{\"count\":0}");
+    CHECK_CONTAINS(features, "\"initialState\":{\"count\":0,");
+    CHECK_CONTAINS(features, "\"requests\":[\"numberFact.fetch\"]");
   }
   tca_string_free(features);
   tca_string_free(NULL);
@@ -43,16 +45,16 @@ static void test_library(void) {
 static void test_thousand_increments(void) {
   tca_store *store = NULL;
   CHECK_STATUS(tca_store_new("counter", NULL, NULL, &store), TCA_OK);
-  CHECK(state_is(store, "{\"count\":0}"));
+  CHECK(state_is(store, "{\"count\":0,"));
   int failures = 0;
   for (int i = 0; i < 1000; i++) {
     if (tca_store_send(store, "\"incrementButtonTapped\"") != TCA_OK) failures++;
   }
   CHECK(failures == 0);
-  CHECK(state_is(store, "{\"count\":1000}"));
+  CHECK(state_is(store, "{\"count\":1000,"));
   const char *decrement = "{\"decrementButtonTapped\":{}}trailing bytes not sent";
   CHECK_STATUS(tca_store_send_n(store, decrement, 28), TCA_OK);
-  CHECK(state_is(store, "{\"count\":999}"));
+  CHECK(state_is(store, "{\"count\":999,"));
   tca_store_free(store);
 }
 
@@ -84,7 +86,7 @@ static void test_bad_actions_change_nothing(void) {
   CHECK_CONTAINS(tca_last_error(), "nesting");
   free(deep);
 
-  CHECK(state_is(store, "{\"count\":5}"));
+  CHECK(state_is(store, "{\"count\":5,"));
   tca_store_free(store);
 }
 
