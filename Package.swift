@@ -33,6 +33,7 @@ let package = Package(
     // Test helpers shared by the test targets (the swift-testing failure reporter).
     .target(name: "TestSupport", dependencies: ["StoreKernel"], path: "Tests/Support"),
     .testTarget(name: "StoreKernelTests", dependencies: ["StoreKernel", "TestSupport"]),
-    .testTarget(name: "FeaturesTests", dependencies: ["Features", "StoreKernel", "TestSupport"]),
+    .testTarget(
+      name: "FeaturesTests", dependencies: ["Features", "StoreKernel", "JSON", "TestSupport"]),
   ]
 )

@@ -10,5 +10,13 @@ public enum BuiltinFeatures {
       initialState: Counter.State(),
       reducer: Counter()
     ),
+    FeatureDescriptor(
+      name: "todos",
+      summary:
+        "A todo list: add, edit, check off, delete, move, filter; completed todos sink after 1 s.",
+      requests: [],
+      initialState: Todos.State(),
+      reducer: Todos()
+    ),
   ]
 }
