@@ -18,5 +18,13 @@ public enum BuiltinFeatures {
       initialState: Todos.State(),
       reducer: Todos()
     ),
+    FeatureDescriptor(
+      name: "dice",
+      summary:
+        "A dice roller: a 500 ms animated roll, history with undo and reset, a history screen.",
+      requests: [Dice.hapticsRequest],
+      initialState: Dice.State(),
+      reducer: Dice()
+    ),
   ]
 }
