@@ -26,5 +26,13 @@ public enum BuiltinFeatures {
       initialState: Dice.State(),
       reducer: Dice()
     ),
+    FeatureDescriptor(
+      name: "matchscores",
+      summary:
+        "NBA teams, games, players and favorites in tabs: paged lists fetched by the host, search.",
+      requests: [Team.fetchRequest, Game.fetchRequest, Player.fetchRequest],
+      initialState: MatchScores.State(),
+      reducer: MatchScores()
+    ),
   ]
 }

@@ -272,3 +272,26 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
   #expect(try host.get("/currentRoll") == "null")
   #expect(host.requests.count == 2)
 }
+
+@Test func diceActionErrorsNameThePlaceInTheFormTheHostMeant() throws {
+  let host = try HostHarness("dice")
+  let errors: [(String, String)] = [
+    (#"{"rollCompleted":"x"}"#, "at /rollCompleted"),
+    (#"{"view":"jump"}"#, "at /view"),
+    (#"{"internal":{"rollCompleted":"x"}}"#, "at /internal/rollCompleted"),
+    (#""jump""#, "at /"),
+  ]
+  for (action, place) in errors {
+    do {
+      try host.send(action)
+      Issue.record("\(action) was accepted")
+    } catch {
+      #expect("\(error)".hasPrefix(place), "\(action): \(error)")
+    }
+  }
+  // Every view and internal case name is known to the shorthand.
+  for name in ["rollButtonTapped", "undoLastRoll", "resetHistory", "viewFullHistoryTapped"] {
+    #expect(try decode(Dice.Action.self, "\"\(name)\"") == decode(Dice.Action.self, #"{"view":"\#(name)"}"#))
+  }
+  #expect(try decode(Dice.Action.self, #""startAnimation""#) == .internal(.startAnimation))
+}

@@ -221,20 +221,29 @@ extension Dice.State {
 
 extension Dice.Action: Decodable {
   // NB: the seed's grouping, plus the host's shorthand of a bare view or internal action
-  // ("rollButtonTapped", {"rollCompleted":4}). A value that is none of these reports the error of
-  // the grouped form, which names the place.
+  // ("rollButtonTapped", {"rollCompleted":4}). The case name picks the form, so that an error
+  // names the place in the form the host meant.
   public init(from decoder: any Decoder) throws {
-    do {
+    let names = (try? decoder.container(keyedBy: CaseName.self))?.allKeys.map(\.stringValue)
+    switch names?.first {
+    case let name? where names?.count == 1 && ViewAction.caseNames.contains(name):
+      self = .view(try ViewAction(from: decoder))
+    case let name? where names?.count == 1 && InternalAction.caseNames.contains(name):
+      self = .internal(try InternalAction(from: decoder))
+    default:
       self = try Grouped(from: decoder).action
-    } catch {
-      if let view = try? ViewAction(from: decoder) {
-        self = .view(view)
-      } else if let `internal` = try? InternalAction(from: decoder) {
-        self = .internal(`internal`)
-      } else {
-        throw error
-      }
     }
+  }
+
+  /// Any member name but `_0`: the decoder then reads a bare string as a case name.
+  private struct CaseName: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init?(stringValue: String) {
+      guard stringValue != "_0" else { return nil }
+      self.stringValue = stringValue
+    }
+    init?(intValue: Int) { nil }
   }
 
   /// The synthesized form of the grouped action.
@@ -251,4 +260,14 @@ extension Dice.Action: Decodable {
       }
     }
   }
+}
+
+extension Dice.Action.ViewAction {
+  static let caseNames: Set<String> = [
+    "rollButtonTapped", "undoLastRoll", "resetHistory", "viewFullHistoryTapped",
+  ]
+}
+
+extension Dice.Action.InternalAction {
+  static let caseNames: Set<String> = ["rollCompleted", "startAnimation"]
 }
