@@ -7,10 +7,11 @@ import Musl
 /// A NUL-terminated copy of `bytes` in memory from `malloc`, for the host to release with
 /// `tca_string_free`.
 func mallocString(_ bytes: [UInt8]) throws(Failure) -> UnsafeMutablePointer<CChar> {
-  guard let memory = malloc(bytes.count + 1) else {
-    throw Failure(.invalidArgument, "out of memory for \(bytes.count) bytes")
+  let (size, overflow) = bytes.count.addingReportingOverflow(1)
+  guard !overflow, let memory = malloc(size) else {
+    throw Failure(.noMemory, "out of memory for \(bytes.count) bytes")
   }
-  let out = memory.bindMemory(to: CChar.self, capacity: bytes.count + 1)
+  let out = memory.bindMemory(to: CChar.self, capacity: size)
   bytes.withUnsafeBufferPointer { buffer in
     if let base = buffer.baseAddress {
       memcpy(out, base, bytes.count)
@@ -30,20 +31,48 @@ func bytes(
 }
 
 /// The bytes of a host's buffer of `length` bytes.
+///
+/// NB: `length` is a `size_t`: one above `Int.max` cannot be a real buffer, and would trap as a
+/// negative count.
 func bytes(
-  of buffer: UnsafePointer<CChar>?, length: Int, _ name: String
+  of buffer: UnsafePointer<CChar>?, length: UInt, _ name: String
 ) throws(Failure) -> UnsafeBufferPointer<UInt8> {
   guard let buffer else { throw Failure(.invalidArgument, "\(name) is NULL") }
+  guard length <= UInt(Int.max) else {
+    throw Failure(.invalidArgument, "length \(length) of \(name) is not a buffer's length")
+  }
   let raw = UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self)
-  return UnsafeBufferPointer(start: raw, count: length)
+  return UnsafeBufferPointer(start: raw, count: Int(length))
+}
+
+/// A host's NUL-terminated UTF-8 text as a String; invalid UTF-8 is refused, never repaired.
+func text(of string: UnsafePointer<CChar>?, _ name: String) throws(Failure) -> String {
+  let utf8 = try bytes(of: string, name)
+  guard let text = String(validating: utf8, as: UTF8.self) else {
+    throw Failure(.invalidArgument, "\(name) is not valid UTF-8")
+  }
+  return text
 }
 
 /// Hands `json` to the host through the out-parameters of a reading call.
 func deliver(
-  _ json: [UInt8], to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-  length outLength: UnsafeMutablePointer<Int>?
+  _ json: [UInt8], to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+  length outLength: UnsafeMutablePointer<UInt>?
 ) throws(Failure) {
-  guard let out else { throw Failure(.invalidArgument, "out_json is NULL") }
   out.pointee = try mallocString(json)
-  outLength?.pointee = json.count
+  outLength?.pointee = UInt(json.count)
+}
+
+/// Runs `body` with `bytes` followed by a NUL, without allocating for small texts.
+func withNULTerminated<R>(
+  _ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> R
+) -> R {
+  withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
+    let base = buffer.baseAddress.unsafelyUnwrapped
+    bytes.withUnsafeBytes { source in
+      if let from = source.baseAddress { memcpy(base, from, source.count) }
+    }
+    base[bytes.count] = 0
+    return body(UnsafePointer(base))
+  }
 }

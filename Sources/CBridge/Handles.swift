@@ -8,37 +8,43 @@ import Synchronization
 /// reused, so a stale handle can never reach a newer store.
 enum Handles {
   private struct Table {
-    var stores: [UInt: any HostStore] = [:]
+    var stores: [UInt: StoreContext] = [:]
     var nextToken: UInt = 1
   }
 
   private static let table = Mutex(Table())
 
-  /// Registers `store` and returns its handle.
-  static func insert(_ store: any HostStore) -> OpaquePointer? {
+  /// A fresh handle, not yet naming a store (``insert(_:)`` makes it live).
+  static func reserve() -> StoreHandle {
     table.withLock { table in
       // NB: tokens count in steps of 16 from an odd base, so they are never aligned like the
       // pointers a host might pass by mistake, and are never NULL.
       let token = table.nextToken &* 16 &+ 0x7
       table.nextToken &+= 1
-      table.stores[token] = store
-      return OpaquePointer(bitPattern: token)
+      return StoreHandle(token: token)
     }
   }
 
-  static func store(_ handle: OpaquePointer?) throws(Failure) -> any HostStore {
+  /// Makes `context.handle` name `context`.
+  static func insert(_ context: StoreContext) {
+    table.withLock { $0.stores[context.handle.token] = context }
+  }
+
+  static func store(_ handle: OpaquePointer?) throws(Failure) -> StoreContext {
     guard let handle else { throw Failure(.invalidHandle, "store is NULL") }
-    let token = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))
-    guard let store = table.withLock({ $0.stores[token] }) else {
-      throw Failure(.invalidHandle, "not a live store (freed, or never created by tca_store_new)")
+    guard let store = table.withLock({ $0.stores[token(handle)] }) else {
+      throw Failure(.invalidHandle, "not a live store (freed, or never made by tca_store_new)")
     }
     return store
   }
 
-  /// Removes the store; returns it so the caller can release it outside the lock.
-  static func remove(_ handle: OpaquePointer?) -> (any HostStore)? {
+  /// Removes the store; returns it so the caller can close it outside the lock.
+  static func remove(_ handle: OpaquePointer?) -> StoreContext? {
     guard let handle else { return nil }
-    let token = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))
-    return table.withLock { $0.stores.removeValue(forKey: token) }
+    return table.withLock { $0.stores.removeValue(forKey: token(handle)) }
+  }
+
+  private static func token(_ handle: OpaquePointer) -> UInt {
+    UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))
   }
 }

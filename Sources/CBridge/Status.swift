@@ -8,6 +8,14 @@ enum Status: Int32 {
   case jsonSyntax = 4
   case jsonShape = 5
   case unencodable = 6
+  case unknownRequest = 7
+  case requestFinished = 8
+  case alreadyAnswered = 9
+  case notAStream = 10
+  case realClock = 11
+  case notFound = 12
+  case system = 13
+  case noMemory = 14
 
   var text: StaticString {
     switch self {
@@ -18,6 +26,14 @@ enum Status: Int32 {
     case .jsonSyntax: return "malformed JSON"
     case .jsonShape: return "JSON of the wrong shape"
     case .unencodable: return "value cannot be encoded as JSON"
+    case .unknownRequest: return "unknown request id"
+    case .requestFinished: return "request has finished"
+    case .alreadyAnswered: return "request already answered"
+    case .notAStream: return "request is not a stream"
+    case .realClock: return "the store's clock is real"
+    case .notFound: return "not found"
+    case .system: return "system error"
+    case .noMemory: return "out of memory"
     }
   }
 }
@@ -41,12 +57,20 @@ struct Failure: Error {
     message = error.description
   }
 
-  // NB: a stopgap mapping until the C ABI (issue 5) gives store errors statuses of their own.
   init(_ error: StoreError) {
     switch error {
-    case let .json(error), let .badAnswer(_, error): self.init(error)
-    case .closed: self.init(.invalidHandle, error.description)
-    default: self.init(.invalidArgument, error.description)
+    case let .json(error): self.init(error)
+    case let .badAnswer(_, json):
+      self.init(Failure(json).status, error.description)
+    // NB: a store is closed only by tca_store_free, so to the host a closed store is a freed
+    // handle (a call that raced with the free and lost).
+    case .closed: self.init(.invalidHandle, "the store has been freed")
+    case .unknownRequest: self.init(.unknownRequest, error.description)
+    case .finishedRequest: self.init(.requestFinished, error.description)
+    case .alreadyAnswered: self.init(.alreadyAnswered, error.description)
+    case .notAStream: self.init(.notAStream, error.description)
+    case .realClock: self.init(.realClock, error.description)
+    case .system: self.init(.system, error.description)
     }
   }
 }
@@ -64,5 +88,19 @@ func exported(_ function: StaticString, _ body: () throws(Failure) -> Void) -> I
   } catch {
     LastError.set("\(function): \(error.message)")
     return error.status.rawValue
+  }
+}
+
+/// Runs the body of an exported function that returns a value rather than a status: a thrown
+/// ``Failure`` sets this thread's last error and gives `fallback`.
+@inline(__always)
+func exported<R>(
+  _ function: StaticString, failing fallback: R, _ body: () throws(Failure) -> R
+) -> R {
+  do {
+    return try body()
+  } catch {
+    LastError.set("\(function): \(error.message)")
+    return fallback
   }
 }

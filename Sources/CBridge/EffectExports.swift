@@ -1,0 +1,162 @@
+import StoreKernel
+
+public typealias TCAEffectFunction =
+  @convention(c) (
+    UnsafeMutableRawPointer?, OpaquePointer?, UInt64, UnsafePointer<CChar>?,
+    UnsafePointer<CChar>?, UInt
+  ) -> Void
+public typealias TCARequestFunction =
+  @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeRawPointer?) -> Void
+public typealias TCACancelFunction = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UInt64) -> Void
+
+/// What the kernel's handler calls for each request: the host's function, given the store's handle.
+typealias RequestCall = @Sendable (HostRequestInfo, OpaquePointer?) -> Void
+
+@c public func tca_store_set_effect_handler(
+  _ store: OpaquePointer?, _ fn: TCAEffectFunction?, _ onCancel: TCACancelFunction?,
+  _ userdata: UnsafeMutableRawPointer?
+) -> Int32 {
+  exported("tca_store_set_effect_handler") { () throws(Failure) in
+    let target = try Handles.store(store)
+    let call = fn.map { effectCall(HostFunction(function: $0, userdata: userdata)) }
+    try setHandler(target, onCancel, userdata, call)
+  }
+}
+
+@c public func tca_store_set_request_handler(
+  _ store: OpaquePointer?, _ fn: TCARequestFunction?, _ onCancel: TCACancelFunction?,
+  _ userdata: UnsafeMutableRawPointer?
+) -> Int32 {
+  exported("tca_store_set_request_handler") { () throws(Failure) in
+    let target = try Handles.store(store)
+    let call = fn.map { requestCall(HostFunction(function: $0, userdata: userdata)) }
+    try setHandler(target, onCancel, userdata, call)
+  }
+}
+
+private func effectCall(_ host: HostFunction<TCAEffectFunction>) -> RequestCall {
+  { info, handle in
+    withRequestStrings(info) { name, payload in
+      host.function(host.userdata, handle, info.id, name, payload, UInt(info.payload.count))
+    }
+  }
+}
+
+private func requestCall(_ host: HostFunction<TCARequestFunction>) -> RequestCall {
+  { info, handle in
+    withRequestStrings(info) { name, payload in
+      // NB: `tca_request` is written field by field at the offsets of its C layout:
+      // {u64 id; const char *name; const char *payload_json; size_t payload_length; i32 kind;
+      //  (4 bytes padding)}.
+      withUnsafeTemporaryAllocation(byteCount: 40, alignment: 8) { request in
+        request.initializeMemory(as: UInt8.self, repeating: 0)
+        request.storeBytes(of: info.id, toByteOffset: 0, as: UInt64.self)
+        request.storeBytes(of: name, toByteOffset: 8, as: UnsafePointer<CChar>.self)
+        request.storeBytes(of: payload, toByteOffset: 16, as: UnsafePointer<CChar>.self)
+        request.storeBytes(of: UInt(info.payload.count), toByteOffset: 24, as: UInt.self)
+        request.storeBytes(of: requestKind(info.kind), toByteOffset: 32, as: Int32.self)
+        host.function(host.userdata, handle, UnsafeRawPointer(request.baseAddress))
+      }
+    }
+  }
+}
+
+private func requestKind(_ kind: HostRequestKind) -> Int32 {
+  switch kind {
+  case .oneShot: return 0
+  case .stream: return 1
+  case .fireAndForget: return 2
+  }
+}
+
+/// Runs `body` with the request's name and payload as NUL-terminated strings.
+private func withRequestStrings<R>(
+  _ info: HostRequestInfo, _ body: (UnsafePointer<CChar>, UnsafePointer<CChar>) -> R
+) -> R {
+  info.name.withCString { name in
+    withNULTerminated(info.payload) { payload in body(name, payload) }
+  }
+}
+
+/// Sets the kernel's request handler to call `onRequest` (and `onCancel`) through the store's
+/// callback gate, or removes it.
+private func setHandler(
+  _ target: StoreContext, _ onCancel: TCACancelFunction?, _ userdata: UnsafeMutableRawPointer?,
+  _ onRequest: RequestCall?
+) throws(Failure) {
+  guard let onRequest else {
+    guard onCancel == nil else {
+      throw Failure(.invalidArgument, "on_cancel is set but fn is NULL")
+    }
+    try setKernelHandler(target, nil)
+    return
+  }
+  let (handle, gate) = (target.handle, target.callbacks)
+  let cancel = onCancel.map { HostFunction(function: $0, userdata: userdata) }
+  try setKernelHandler(
+    target,
+    HostRequestHandler(
+      onRequest: { info in gate.run { onRequest(info, handle.pointer) } },
+      onCancel: { id in
+        guard let cancel else { return }
+        gate.run { cancel.function(cancel.userdata, handle.pointer, id) }
+      }))
+}
+
+private func setKernelHandler(_ target: StoreContext, _ handler: HostRequestHandler?) throws(Failure) {
+  do throws(StoreError) {
+    try target.store.setRequestHandler(handler)
+  } catch {
+    throw Failure(error)
+  }
+}
+
+// MARK: - Answers
+
+@c public func tca_store_respond(
+  _ store: OpaquePointer?, _ requestID: UInt64, _ response: UnsafePointer<CChar>?
+) -> Int32 {
+  exported("tca_store_respond") { () throws(Failure) in
+    let target = try Handles.store(store)
+    let json = try bytes(of: response, "response_json")
+    try answer(target) { () throws(StoreError) in try target.store.respond(to: requestID, json: json) }
+  }
+}
+
+@c public func tca_store_respond_n(
+  _ store: OpaquePointer?, _ requestID: UInt64, _ response: UnsafePointer<CChar>?,
+  _ length: UInt
+) -> Int32 {
+  exported("tca_store_respond_n") { () throws(Failure) in
+    let target = try Handles.store(store)
+    let json = try bytes(of: response, length: length, "response_json")
+    try answer(target) { () throws(StoreError) in try target.store.respond(to: requestID, json: json) }
+  }
+}
+
+@c public func tca_store_fail(
+  _ store: OpaquePointer?, _ requestID: UInt64, _ message: UnsafePointer<CChar>?
+) -> Int32 {
+  exported("tca_store_fail") { () throws(Failure) in
+    let target = try Handles.store(store)
+    let reason = try text(of: message, "message")
+    try answer(target) { () throws(StoreError) in try target.store.fail(requestID, message: reason) }
+  }
+}
+
+@c public func tca_store_complete(_ store: OpaquePointer?, _ requestID: UInt64) -> Int32 {
+  exported("tca_store_complete") { () throws(Failure) in
+    let target = try Handles.store(store)
+    try answer(target) { () throws(StoreError) in try target.store.complete(requestID) }
+  }
+}
+
+private func answer(
+  _ target: StoreContext, _ body: () throws(StoreError) -> Void
+) throws(Failure) {
+  do throws(StoreError) {
+    try body()
+  } catch {
+    throw Failure(error)
+  }
+}

@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import StoreKernel
+import Synchronization
+
+/// What the bridge keeps for each store besides the store itself: its handle, the gate its
+/// callbacks pass through, its live subscriptions, and a threaded store's thread.
+final class StoreContext: Sendable {
+  let handle: StoreHandle
+  let store: any HostStore
+  let callbacks: CallbackGate
+  let runner: Runner?
+  /// Each live subscription's flag, by token.
+  let subscriptions = Mutex<[UInt64: Subscription]>([:])
+  /// The state JSON, NUL-terminated, of the version subscribers last got it for.
+  let subscriberJSON = Mutex<(version: UInt64, json: [UInt8])?>(nil)
+
+  init(handle: StoreHandle, store: any HostStore, callbacks: CallbackGate, runner: Runner?) {
+    self.handle = handle
+    self.store = store
+    self.callbacks = callbacks
+    self.runner = runner
+  }
+
+  /// The state JSON followed by a NUL, for `tca_state_json_fn`; encoded once per version.
+  func stateForSubscribers(version: UInt64) -> [UInt8]? {
+    if let cached = subscriberJSON.withLock({ $0 }), cached.version == version {
+      return cached.json
+    }
+    guard var json = try? store.stateJSON() else { return nil }
+    json.append(0)
+    subscriberJSON.withLock { $0 = (version, json) }
+    return json
+  }
+
+  /// Closes the store and retires its callbacks (tca_store_free); the handle is already gone.
+  func free() {
+    if callbacks.isRunningOnCurrentThread {
+      // NB: from inside one of the store's callbacks, the store is held by this thread (or by a
+      // thread waiting for this one): it cannot be closed or joined here. Silence the callbacks
+      // now; the kernel closes the store when the outer call ends, and the thread stops itself.
+      callbacks.retire()
+      runner?.stop(join: false)
+      store.close()
+      return
+    }
+    runner?.stop(join: true)
+    // NB: closing waits for a call in progress, then tells the host of each request in flight
+    // (its cancel callback, on this thread); only then are the callbacks retired.
+    store.close()
+    callbacks.retire()
+  }
+}
+
+/// A live subscription: cleared by `tca_store_unsubscribe` before the kernel forgets it, so a
+/// subscriber removed from inside another's callback is not called in that same round.
+final class Subscription: Sendable {
+  let isActive = Atomic<Bool>(true)
+}
+
+/// The door every callback of a store goes through to reach the host.
+///
+/// NB: it knows which thread is running a callback of the store (callbacks of one store never run
+/// two at once), so `tca_store_free` can tell a call from inside a callback, and it is shut for
+/// good when the store is freed. It holds nothing of the store: the kernel's closures keep it
+/// without a reference cycle.
+final class CallbackGate: Sendable {
+  private let isOpen = Atomic<Bool>(true)
+  private let runningThread = Atomic<UInt>(0)
+
+  /// Runs `body` (a call of the host's function) unless the store has been freed.
+  @inline(__always)
+  func run(_ body: () -> Void) {
+    guard isOpen.load(ordering: .acquiring) else { return }
+    let previous = runningThread.exchange(currentThread(), ordering: .acquiringAndReleasing)
+    body()
+    runningThread.store(previous, ordering: .releasing)
+  }
+
+  var isRunningOnCurrentThread: Bool {
+    runningThread.load(ordering: .acquiring) == currentThread()
+  }
+
+  func retire() { isOpen.store(false, ordering: .releasing) }
+}
+
+/// A store's handle, as callbacks pass it to the host: a token, never dereferenced (Handles).
+struct StoreHandle: Sendable, Hashable {
+  let token: UInt
+  var pointer: OpaquePointer? { OpaquePointer(bitPattern: token) }
+}
+
+@inline(__always)
+func currentThread() -> UInt { UInt(pthread_self()) }

@@ -1,0 +1,93 @@
+import StoreKernel
+
+public typealias TCAStateFunction = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UInt64) -> Void
+public typealias TCAStateJSONFunction =
+  @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UInt64, UnsafePointer<CChar>?, UInt)
+  -> Void
+
+/// A host's function and userdata, carried by a kernel closure.
+///
+/// NB: `@unchecked Sendable`: the library never touches userdata; the host promises it is valid
+/// for as long as the callback is set (tca.h, "Threads and callbacks").
+struct HostFunction<F>: @unchecked Sendable {
+  let function: F
+  let userdata: UnsafeMutableRawPointer?
+}
+
+@c public func tca_store_subscribe(
+  _ store: OpaquePointer?, _ fn: TCAStateFunction?, _ userdata: UnsafeMutableRawPointer?,
+  _ outToken: UnsafeMutablePointer<UInt64>?
+) -> Int32 {
+  exported("tca_store_subscribe") { () throws(Failure) in
+    outToken?.pointee = 0
+    let target = try Handles.store(store)
+    guard let fn else { throw Failure(.invalidArgument, "fn is NULL") }
+    let host = HostFunction(function: fn, userdata: userdata)
+    let (handle, gate) = (target.handle, target.callbacks)
+    let token = try subscribe(target) { subscription in
+      { version in
+        guard subscription.isActive.load(ordering: .acquiring) else { return }
+        gate.run { host.function(host.userdata, handle.pointer, version) }
+      }
+    }
+    outToken?.pointee = token
+  }
+}
+
+@c public func tca_store_subscribe_state(
+  _ store: OpaquePointer?, _ fn: TCAStateJSONFunction?, _ userdata: UnsafeMutableRawPointer?,
+  _ outToken: UnsafeMutablePointer<UInt64>?
+) -> Int32 {
+  exported("tca_store_subscribe_state") { () throws(Failure) in
+    outToken?.pointee = 0
+    let target = try Handles.store(store)
+    guard let fn else { throw Failure(.invalidArgument, "fn is NULL") }
+    let host = HostFunction(function: fn, userdata: userdata)
+    let (handle, gate) = (target.handle, target.callbacks)
+    let token = try subscribe(target) { subscription in
+      { version in
+        guard subscription.isActive.load(ordering: .acquiring) else { return }
+        gate.run {
+          guard let json = target.stateForSubscribers(version: version) else {
+            host.function(host.userdata, handle.pointer, version, nil, 0)
+            return
+          }
+          json.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { text in
+              host.function(host.userdata, handle.pointer, version, text.baseAddress, UInt(text.count - 1))
+            }
+          }
+        }
+      }
+    }
+    outToken?.pointee = token
+  }
+}
+
+/// Subscribes the callback `make` returns for a fresh subscription, and records it.
+private func subscribe(
+  _ target: StoreContext,
+  _ make: (Subscription) -> @Sendable (UInt64) -> Void
+) throws(Failure) -> UInt64 {
+  let subscription = Subscription()
+  let token: UInt64
+  do throws(StoreError) {
+    token = try target.store.subscribe(make(subscription))
+  } catch {
+    throw Failure(error)
+  }
+  target.subscriptions.withLock { $0[token] = subscription }
+  return token
+}
+
+@c public func tca_store_unsubscribe(_ store: OpaquePointer?, _ token: UInt64) -> Int32 {
+  exported("tca_store_unsubscribe") { () throws(Failure) in
+    let target = try Handles.store(store)
+    guard let subscription = target.subscriptions.withLock({ $0.removeValue(forKey: token) })
+    else {
+      throw Failure(.notFound, "no subscription with token \(token)")
+    }
+    subscription.isActive.store(false, ordering: .releasing)
+    _ = target.store.unsubscribe(token)
+  }
+}
