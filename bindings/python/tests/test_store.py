@@ -98,7 +98,7 @@ def test_get_reads_by_json_pointer():
     with tca.Store("counter", state={"count": 7}) as store:
         assert store.get("/count") == 7
         assert store.get("")["count"] == 7
-        assert store.get("/numberFact") is None
+        assert store.get("/isNumberFactLoading") is False
         with pytest.raises(tca.NotFoundError) as info:
             store.get("/nope")
         assert "tca_store_get" in str(info.value)

@@ -127,12 +127,15 @@ def test_keyboard_interrupt_in_a_callback_is_not_swallowed():
 
 
 def test_exception_in_a_cancel_hook_comes_out_of_the_call_that_cancelled():
-    with tca.Store("counter") as store:
-        store.on_request(lambda request: request.on_cancel(lambda: 1 / 0))
-        store.send("numberFactButtonTapped")
-        with pytest.raises(ZeroDivisionError):
-            store.send("numberFactButtonTapped")  # cancels the first request
-        assert store.state["isNumberFactLoading"] is True
+    store = tca.Store("counter")
+    store.on_request(lambda request: request.on_cancel(lambda: 1 / 0))
+    store.send("numberFactButtonTapped")
+    with pytest.raises(ZeroDivisionError):
+        store.send("numberFactButtonTapped")  # cancels the first request
+    assert store.state["isNumberFactLoading"] is True
+    with pytest.raises(ZeroDivisionError):
+        store.close()  # cancels the second one
+    assert store.closed
 
 
 def test_callback_objects_survive_garbage_collection():
