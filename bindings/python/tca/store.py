@@ -9,6 +9,7 @@ import sys
 import threading
 import weakref
 from concurrent.futures import Future
+from types import TracebackType
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -18,7 +19,9 @@ from typing import (
     Generator,
     List,
     Mapping,
+    NamedTuple,
     Optional,
+    Type,
     Tuple,
     TypeVar,
     Union,
@@ -258,6 +261,7 @@ class Store:
         self._h = handle.value
         self.clock = clock
         self.seed = seed
+        self.threaded = threaded
 
         # NB: the trampolines reach the store through a weak reference, so that dropping the last
         # reference to a Store frees it at once (no cycle through the callbacks to wait for).
@@ -313,6 +317,11 @@ class Store:
 
     def _raise_later(self, error: BaseException) -> None:
         """Keeps an exception raised in a callback, for the call that ran it to raise."""
+        if self.threaded and isinstance(threading.current_thread(), threading._DummyThread):
+            # NB: a threaded store's own thread runs callbacks with no Python call to raise
+            # from: report it as an uncaught exception of that thread.
+            threading.excepthook(_ThreadErrorArgs(type(error), error, error.__traceback__))
+            return
         self._raised.append((threading.get_ident(), error))
 
     def _error(self, status: int) -> TCAError:
@@ -817,6 +826,13 @@ class Store:
     def __repr__(self) -> str:
         shown = "closed" if self._h is None else f"version {self.version}"
         return f"<tca.Store {self.feature!r} {self.clock} clock, {shown}>"
+
+
+class _ThreadErrorArgs(NamedTuple):
+    exc_type: Type[BaseException]
+    exc_value: Optional[BaseException]
+    exc_traceback: Optional[TracebackType]
+    thread: Optional[threading.Thread] = None
 
 
 _STREAM_DONE = object()  # what the task of an async generator handler returns: nothing to answer
