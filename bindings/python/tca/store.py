@@ -320,7 +320,8 @@ class Store:
         if self.threaded and isinstance(threading.current_thread(), threading._DummyThread):
             # NB: a threaded store's own thread runs callbacks with no Python call to raise
             # from: report it as an uncaught exception of that thread.
-            threading.excepthook(_ThreadErrorArgs(type(error), error, error.__traceback__))
+            args = _ThreadErrorArgs(type(error), error, error.__traceback__)
+            threading.excepthook(args)  # type: ignore[arg-type]
             return
         self._raised.append((threading.get_ident(), error))
 
