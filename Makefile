@@ -48,11 +48,15 @@ $(BUILD)/examples/%: examples/c/%.c include/tca.h $(LIB)
 	mkdir -p $(BUILD)/examples
 	$(CC) $(CFLAGS) $< -o $@ $(C_LINK)
 
-demo: $(BUILD)/examples/counter $(VENV)/.installed
+demo: $(BUILD)/examples/counter $(BUILD)/examples/dice $(VENV)/.installed
 	@echo "== C: examples/c/counter.c"
 	$(BUILD)/examples/counter
+	@echo "== C: examples/c/dice.c (the dice roller in a game loop)"
+	$(BUILD)/examples/dice
 	@echo "== Python: bindings/python/examples/counter.py"
 	TCA_LIBRARY=$(CURDIR)/$(LIB) $(VENV)/bin/python bindings/python/examples/counter.py
+	@echo "== Python: bindings/python/examples/matchscores.py (the match-scores lists)"
+	TCA_LIBRARY=$(CURDIR)/$(LIB) $(VENV)/bin/python bindings/python/examples/matchscores.py
 
 # ---- tests -------------------------------------------------------------------------------------
 

@@ -162,3 +162,18 @@ def test_features_lists_the_requests():
     assert features["matchscores"]["initialState"]["selectedTab"] == "teams"
     for feature in features.values():
         assert feature["description"]
+
+
+def test_the_matchscores_example_runs():
+    import subprocess
+    import sys
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "matchscores.py"
+    result = subprocess.run(
+        [sys.executable, str(example)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "  page 2 of 2, 30 teams, more pages: False" in lines
+    assert "    #25  Portland Trail Blazers" in lines
+    assert "  status: error: Could not load games: The Internet connection appears to be offline." in lines
