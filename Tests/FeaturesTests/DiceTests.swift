@@ -291,7 +291,9 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
   }
   // Every view and internal case name is known to the shorthand.
   for name in ["rollButtonTapped", "undoLastRoll", "resetHistory", "viewFullHistoryTapped"] {
-    #expect(try decode(Dice.Action.self, "\"\(name)\"") == decode(Dice.Action.self, #"{"view":"\#(name)"}"#))
+    #expect(
+      try decode(Dice.Action.self, "\"\(name)\"")
+        == decode(Dice.Action.self, #"{"view":"\#(name)"}"#))
   }
   #expect(try decode(Dice.Action.self, #""startAnimation""#) == .internal(.startAnimation))
 }

@@ -13,7 +13,8 @@ private let hawks = Team(id: 1, abbreviation: "ATL", city: "Atlanta", fullName: 
 private let celtics = Team(id: 2, abbreviation: "BOS", city: "Boston", fullName: "Boston Celtics")
 private let nets = Team(id: 3, abbreviation: "BKN", city: "Brooklyn", fullName: "Brooklyn Nets")
 private let bulls = Team(id: 5, abbreviation: "CHI", city: "Chicago", fullName: "Chicago Bulls")
-private let bucks = Team(id: 17, abbreviation: "MIL", city: "Milwaukee", fullName: "Milwaukee Bucks")
+private let bucks = Team(
+  id: 17, abbreviation: "MIL", city: "Milwaukee", fullName: "Milwaukee Bucks")
 
 private let page1 = PageResponse(
   data: [hawks, celtics, nets],
@@ -65,7 +66,9 @@ private func loaded(_ teams: [Team], page: Int = 1, totalPages: Int? = 2) -> Tea
   store.send(.rowAppeared(2))
   store.send(.rowAppeared(99))
   store.send(.rowAppeared(3)) { $0.dataLoadingStatus = .loading }
-  #expect(store.request("matchScores.fetchTeams").map { try? $0.payload(as: PageRequest.self) } == PageRequest(page: 2))
+  #expect(
+    store.request("matchScores.fetchTeams").map { try? $0.payload(as: PageRequest.self) }
+      == PageRequest(page: 2))
   // While a page loads, the last row appearing again asks for nothing more.
   store.send(.rowAppeared(3))
   #expect(store.requests.count == 1)
@@ -374,14 +377,17 @@ private func matchScoresStore(
     (
       #"{"teamList":{"pageLoaded":{"page":1,"response":{"data":[{"id":2,"full_name":"Boston Celtics"}]}}}}"#,
       .teamList(
-        .pageLoaded(page: 1, response: PageResponse(data: [Team(id: 2, fullName: "Boston Celtics")])))
+        .pageLoaded(
+          page: 1, response: PageResponse(data: [Team(id: 2, fullName: "Boston Celtics")])))
     ),
   ]
   for (text, action) in forms {
     #expect(try decode(MatchScores.Action.self, text) == action, "\(text)")
     #expect(try decode(MatchScores.Action.self, json(action)) == action)
   }
-  for bad in [#"{"tabSelected":"stats"}"#, #"{"teamList":"jump"}"#, #"{"favoriteButtonTapped":"2"}"#] {
+  for bad in [
+    #"{"tabSelected":"stats"}"#, #"{"teamList":"jump"}"#, #"{"favoriteButtonTapped":"2"}"#,
+  ] {
     #expect(throws: (any Error).self, "\(bad)") { try decode(MatchScores.Action.self, bad) }
   }
 }
@@ -410,7 +416,9 @@ private func matchScoresStore(
       == MatchScores.State(selectedTab: .games))
   let root = MatchScores.State(teamList: state, favorites: Favorites.State(teams: [celtics]))
   #expect(try decode(MatchScores.State.self, json(root)) == root)
-  #expect(throws: (any Error).self) { try decode(TeamList.State.self, #"{"dataLoadingStatus":"done"}"#) }
+  #expect(throws: (any Error).self) {
+    try decode(TeamList.State.self, #"{"dataLoadingStatus":"done"}"#)
+  }
 }
 
 @Test func playersAndGamesKeepTheAPIsShapeInTheState() throws {
@@ -448,7 +456,8 @@ private func fixture(_ name: String) throws -> String {
   let teams1 = try decode(PageResponse<Team>.self, fixture("teams_page1.json"))
   let teams2 = try decode(PageResponse<Team>.self, fixture("teams_page2.json"))
   #expect(teams1.data.count == 15 && teams2.data.count == 15)
-  #expect(teams1.meta == Meta(totalPages: 2, currentPage: 1, nextPage: 2, perPage: 15, totalCount: 30))
+  #expect(
+    teams1.meta == Meta(totalPages: 2, currentPage: 1, nextPage: 2, perPage: 15, totalCount: 30))
   #expect(teams2.meta.nextPage == nil)
   let players = try decode(PageResponse<Player>.self, fixture("players_page1.json"))
   #expect(players.data.first?.team?.fullName == "Milwaukee Bucks")
@@ -483,7 +492,8 @@ private func fixture(_ name: String) throws -> String {
   try host.fail(try host.lastRequest("matchScores.fetchPlayers").id, "offline")
   #expect(try host.get("/playerList/shouldShowError") == "true")
   try host.send(#"{"playerList":"refresh"}"#)
-  try host.respond(try host.lastRequest("matchScores.fetchPlayers").id, fixture("players_page1.json"))
+  try host.respond(
+    try host.lastRequest("matchScores.fetchPlayers").id, fixture("players_page1.json"))
   #expect(try host.get("/playerList/errorMessage") == "null")
   #expect(try host.get("/playerList/items/1/last_name") == #""Curry""#)
 

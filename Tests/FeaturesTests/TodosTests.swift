@@ -148,7 +148,7 @@ private func todo(_ n: UInt64, _ description: String = "", done: Bool = false) -
   store.send(.move(from: [9, -3, .min], to: .max))
   store.advance(by: .milliseconds(100))
   store.receive(.sortCompletedTodos)
-  store.send(.move(from: [0], to: .min)) 
+  store.send(.move(from: [0], to: .min))
   store.advance(by: .milliseconds(100))
   store.receive(.sortCompletedTodos)
   store.send(.move(from: [0, 0], to: .max)) { $0.todos = [todo(1), todo(0)] }
@@ -234,7 +234,9 @@ private func todo(_ n: UInt64, _ description: String = "", done: Bool = false) -
   #expect(try host.get("/todos/0/description") == #""Milk""#)
   #expect(try host.get("/todos/1/isComplete") == "true")
   try host.send(#"{"filterPicked":"active"}"#)
-  #expect(try host.get("/filteredTodos") == #"[{"id":\#(first),"description":"Milk","isComplete":false}]"#)
+  #expect(
+    try host.get("/filteredTodos") == #"[{"id":\#(first),"description":"Milk","isComplete":false}]"#
+  )
   try host.send(#""clearCompletedButtonTapped""#)
   #expect(try host.get("/todos") == #"[{"id":\#(first),"description":"Milk","isComplete":false}]"#)
   #expect(throws: StoreError.self) { try host.send(#"{"delete":"x"}"#) }

@@ -1,8 +1,8 @@
 import StoreKernel
 
 /// The favorites tab of the match-scores app: the teams the user starred, in the order starred.
-/// Teams are starred and unstarred from the teams tab (``MatchScores/Action/favoriteButtonTapped(_:)``);
-/// this tab can remove them too.
+/// Teams are starred and unstarred from the teams tab
+/// (``MatchScores/Action/favoriteButtonTapped(_:)``); this tab can remove them too.
 public struct Favorites: Reducer, Sendable {
   public struct State: Equatable, Codable, Sendable {
     public var teams: IdentifiedArrayOf<Team>

@@ -46,7 +46,8 @@ public struct Todos: Reducer, Sendable {
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       filter = try container.decodeIfPresent(Filter.self, forKey: .filter) ?? .all
-      todos = try container.decodeIfPresent(IdentifiedArrayOf<Todo.State>.self, forKey: .todos) ?? []
+      todos =
+        try container.decodeIfPresent(IdentifiedArrayOf<Todo.State>.self, forKey: .todos) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
