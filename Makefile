@@ -29,7 +29,8 @@ SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
 
 SWIFT_SOURCES := $(shell find Sources -name '*.swift') Package.swift scripts/tca.map Makefile
 
-.PHONY: all lib demo test test-swift test-c test-python python-test-deps venv bench install clean
+.PHONY: all lib demo test test-swift test-c test-python python-test-deps venv bench install clean \
+  abi-check sanitize sanitize-address sanitize-thread examples
 
 all: lib
 
@@ -73,9 +74,26 @@ $(BUILD)/tests/%: Tests/c/%.c $(wildcard Tests/c/*.h) include/tca.h $(LIB)
 	mkdir -p $(BUILD)/tests
 	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L $< -o $@ $(C_LINK) -lpthread
 
-test-c: $(C_TESTS) $(BUILD)/tests/header_c99.o $(BUILD)/tests/header_cxx.o
+# Each C test program runs as built, then under valgrind (definite leaks and memory errors fail it;
+# TCA_TEST_QUICK=1 shortens the longest loops there), after the ABI cross-check.
+VALGRIND       ?= valgrind
+VALGRIND_FLAGS := -q --error-exitcode=97 --leak-check=full --show-leak-kinds=definite \
+  --errors-for-leak-kinds=definite
+
+test-c: $(C_TESTS) $(BUILD)/tests/header_c99.o $(BUILD)/tests/header_cxx.o abi-check
 	@echo "== C tests"
 	@for t in $(C_TESTS); do echo "-- $$t"; $$t || exit 1; done
+	@echo "== C tests under valgrind"
+	@for t in $(C_TESTS); do echo "-- valgrind $$t"; \
+	  TCA_TEST_QUICK=1 $(VALGRIND) $(VALGRIND_FLAGS) $$t || exit 1; done
+
+# tca.h, the declarations the Swift compiler emits for the bridge's @c functions, and the symbols
+# libtca.so exports must name the same functions with the same parameters (scripts/check_abi.py).
+abi-check: $(LIB)
+	@echo "== ABI: tca.h vs the Swift side vs nm -D"
+	$(PYTHON) scripts/check_abi.py include/tca.h \
+	  "$$($(SWIFT) build $(SWIFT_RELEASE) --product tca --show-bin-path)/CBridge.build/include/CBridge-Swift.h" \
+	  $(LIB) | tail -1
 
 # The header must compile cleanly as strict C99 and as C++17.
 $(BUILD)/tests/header_c99.o: include/tca.h
@@ -155,6 +173,35 @@ $(VENV)/.bench: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet $(PYDUX)
 	touch $@
 
+# ---- sanitizers -------------------------------------------------------------------------------
+# make sanitize: the C tests under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each
+# against a libtca built with the same sanitizer (swift build --sanitize=…, in .build-address /
+# .build-thread; the Swift runtime then comes from the toolchain's shared libraries, and the test
+# programs are built with the toolchain's clang, whose sanitizer runtimes match the Swift ones).
+# Any report fails the run. One sanitizer: make sanitize-address, make sanitize-thread.
+
+SWIFT_BIN      := $(dir $(realpath $(shell command -v $(SWIFT))))
+SAN_CC         ?= $(SWIFT_BIN)clang
+SWIFT_LINUXLIB := $(realpath $(SWIFT_BIN)../lib/swift/linux)
+SAN_OPTIONS    := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0 \
+  TSAN_OPTIONS=halt_on_error=1:exitcode=66
+
+sanitize: sanitize-address sanitize-thread
+
+sanitize-address sanitize-thread: sanitize-%:
+	@echo "== C tests under the $* sanitizer"
+	$(SWIFT) build -c release --sanitize=$* --scratch-path .build-$* --product tca
+	mkdir -p $(BUILD)/$*/lib
+	cp "$$($(SWIFT) build -c release --sanitize=$* --scratch-path .build-$* --product tca --show-bin-path)/libtca.so" $(BUILD)/$*/lib/
+	@for t in $(notdir $(C_TESTS)); do \
+	  $(SAN_CC) -std=c99 -g -O1 -fsanitize=$* -fno-omit-frame-pointer -fuse-ld=lld \
+	    -D_POSIX_C_SOURCE=200809L -Iinclude Tests/c/$$t.c -o $(BUILD)/$*/$$t \
+	    -L$(BUILD)/$*/lib -ltca -Wl,-rpath,$(CURDIR)/$(BUILD)/$*/lib \
+	    -L$(SWIFT_LINUXLIB) -Wl,-rpath,$(SWIFT_LINUXLIB) -ldispatch -lBlocksRuntime -lpthread \
+	    || exit 1; \
+	  echo "-- $* $$t"; $(SAN_OPTIONS) $(BUILD)/$*/$$t || exit 1; \
+	done
+
 # ---- install -----------------------------------------------------------------------------------
 
 install: lib
@@ -167,4 +214,4 @@ install: lib
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tca.pc
 
 clean:
-	rm -rf $(BUILD) .build $(BENCH_SCRATCH)
+	rm -rf $(BUILD) .build $(BENCH_SCRATCH) .build-address .build-thread

@@ -1,5 +1,4 @@
 import StoreKernel
-import Synchronization
 
 /// The stores alive, by handle.
 ///
@@ -12,7 +11,7 @@ enum Handles {
     var nextToken: UInt = 1
   }
 
-  private static let table = Mutex(Table())
+  private static let table = Locked(Table())
 
   /// A fresh handle, not yet naming a store (``insert(_:)`` makes it live).
   static func reserve() -> StoreHandle {

@@ -14,9 +14,9 @@ final class StoreContext: Sendable {
   let callbacks: CallbackGate
   let runner: Runner?
   /// Each live subscription's flag, by token.
-  let subscriptions = Mutex<[UInt64: Subscription]>([:])
+  let subscriptions = Locked<[UInt64: Subscription]>([:])
   /// The state JSON, NUL-terminated, of the version subscribers last got it for.
-  let subscriberJSON = Mutex<(version: UInt64, json: [UInt8])?>(nil)
+  let subscriberJSON = Locked<(version: UInt64, json: [UInt8])?>(nil)
 
   init(handle: StoreHandle, store: any HostStore, callbacks: CallbackGate, runner: Runner?) {
     self.handle = handle

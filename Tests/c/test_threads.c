@@ -10,7 +10,8 @@
 #include "support.h"
 
 #define THREADS 8
-#define SENDS 5000
+/* Sends per thread: fewer under valgrind (TCA_TEST_QUICK=1), where each costs ~100x more. */
+static int g_sends = 5000;
 
 static void sleep_ms(long ms) {
   struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
@@ -27,7 +28,7 @@ typedef struct sender {
 
 static void *send_many(void *arg) {
   sender *s = arg;
-  for (int i = 0; i < SENDS; i++) {
+  for (int i = 0; i < g_sends; i++) {
     /* Every thread sends 3 increments for each decrement; odd threads use the long form. */
     const char *action = i % 4 == 3 ? (s->index % 2 ? "{\"decrementButtonTapped\":{}}"
                                                     : "\"decrementButtonTapped\"")
@@ -62,7 +63,8 @@ static void on_change(void *userdata, tca_store *store, uint64_t version) {
   c->calls++;
   if (version <= c->last_version) c->versions_went_back++;
   c->last_version = version;
-  sleep_ms(0);
+  for (volatile int spin = 0; spin < 200; spin++) {
+  } /* widen the window an overlap would show in */
   pthread_mutex_unlock(&c->inside);
 }
 
@@ -88,9 +90,9 @@ static void test_eight_threads_one_store(void) {
     failures += senders[i].failures;
   }
   CHECK(failures == 0);
-  /* Each thread: SENDS * 3/4 increments, SENDS / 4 decrements. */
+  /* Each thread: g_sends * 3/4 increments, g_sends / 4 decrements. */
   char expected[64];
-  snprintf(expected, sizeof expected, "%d", THREADS * (SENDS / 4) * 2);
+  snprintf(expected, sizeof expected, "%d", THREADS * (g_sends / 4) * 2);
   CHECK(value_is(store, "/count", expected));
   CHECK(check.overlaps == 0);
   CHECK(check.versions_went_back == 0);
@@ -113,7 +115,7 @@ static void answer_at_once(void *userdata, tca_store *store, uint64_t id, const 
 
 static void *tap_and_count(void *arg) {
   sender *s = arg;
-  for (int i = 0; i < SENDS / 5; i++) {
+  for (int i = 0; i < g_sends / 5; i++) {
     if (tca_store_send(s->store, "\"numberFactButtonTapped\"") != TCA_OK) s->failures++;
     if (tca_store_send(s->store, "\"incrementButtonTapped\"") != TCA_OK) s->failures++;
   }
@@ -139,7 +141,7 @@ static void test_effects_from_many_threads(void) {
   }
   CHECK(failures == 0);
   char expected[64];
-  snprintf(expected, sizeof expected, "%d", THREADS * (SENDS / 5));
+  snprintf(expected, sizeof expected, "%d", THREADS * (g_sends / 5));
   CHECK(value_is(store, "/count", expected));
   CHECK(value_is(store, "/isNumberFactLoading", "false"));
   CHECK(value_contains(store, "/numberFact", "fact about"));
@@ -154,14 +156,14 @@ typedef struct racer {
   int refused;
 } racer;
 
-static volatile int g_freed; /* set once tca_store_free has returned */
+static int g_freed; /* set once tca_store_free has returned */
 static int g_late_callbacks;
 
 static void count_late(void *userdata, tca_store *store, uint64_t version) {
   (void)userdata;
   (void)store;
   (void)version;
-  if (g_freed) g_late_callbacks++;
+  if (__atomic_load_n(&g_freed, __ATOMIC_ACQUIRE)) g_late_callbacks++;
 }
 
 static void *send_until_refused(void *arg) {
@@ -180,12 +182,12 @@ static void *send_until_refused(void *arg) {
 }
 
 static void test_free_racing_with_calls(void) {
-  for (int round = 0; round < 20; round++) {
+  for (int round = 0; round < 10; round++) {
     tca_store *store = NULL;
     tca_options options = TCA_OPTIONS_INIT;
     options.threaded = round % 2;
     CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_OK);
-    g_freed = 0;
+    __atomic_store_n(&g_freed, 0, __ATOMIC_RELEASE);
     tca_store_subscribe(store, count_late, NULL, NULL);
     pthread_t threads[4];
     racer racers[4];
@@ -197,7 +199,7 @@ static void test_free_racing_with_calls(void) {
     }
     sleep_ms(2);
     tca_store_free(store);
-    g_freed = 1;
+    __atomic_store_n(&g_freed, 1, __ATOMIC_RELEASE);
     int unexpected = 0, refused = 0;
     for (int i = 0; i < 4; i++) {
       pthread_join(threads[i], NULL);
@@ -266,6 +268,7 @@ static void test_threaded_stores(void) {
 }
 
 int main(void) {
+  if (getenv("TCA_TEST_QUICK") != NULL) g_sends = 500;
   test_eight_threads_one_store();
   test_effects_from_many_threads();
   test_free_racing_with_calls();

@@ -1,5 +1,4 @@
 import JSON
-import Synchronization
 
 /// A ``Store`` whose state and actions are Codable, driven with JSON: the ``HostStore`` of every
 /// feature.
@@ -7,7 +6,10 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
 {
   // NB: `@unchecked Sendable`: the store serializes itself; the cache is behind its own lock.
   private let store: Store<State, Action>
-  private let cache = Mutex<(version: UInt64, json: [UInt8])?>(nil)
+  // NB: a PlainLock, not a `Mutex`: ThreadSanitizer sees pthread mutexes, not Mutex's futex, and
+  // reported the cache's reads and writes from different threads as races (`make sanitize`).
+  private let cacheLock = PlainLock()
+  private var cache: (version: UInt64, json: [UInt8])?
 
   init(store: Store<State, Action>) { self.store = store }
 
@@ -27,7 +29,7 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
 
   func stateJSON() throws(StoreError) -> [UInt8] {
     let version = store.version
-    if let cached = cache.withLock({ $0 }), cached.version == version { return cached.json }
+    if let cached = cacheLock.withLock({ cache }), cached.version == version { return cached.json }
     // NB: encode outside the store's lock, from a copy (copy-on-write: no deep copy).
     let (state, stateVersion) = store.stateAndVersion
     let json: [UInt8]
@@ -36,8 +38,8 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
     } catch {
       throw .json(error)
     }
-    cache.withLock { cached in
-      if (cached?.version ?? 0) <= stateVersion { cached = (stateVersion, json) }
+    cacheLock.withLock {
+      if (cache?.version ?? 0) <= stateVersion { cache = (stateVersion, json) }
     }
     return json
   }
