@@ -65,7 +65,7 @@ test-swift:
 
 C_TESTS := $(patsubst Tests/c/%.c,$(BUILD)/tests/%,$(wildcard Tests/c/test_*.c))
 
-$(BUILD)/tests/%: Tests/c/%.c Tests/c/harness.h include/tca.h $(LIB)
+$(BUILD)/tests/%: Tests/c/%.c $(wildcard Tests/c/*.h) include/tca.h $(LIB)
 	mkdir -p $(BUILD)/tests
 	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L $< -o $@ $(C_LINK) -lpthread
 

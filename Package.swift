@@ -34,5 +34,8 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["StoreKernel"], path: "Tests/Support"),
     .testTarget(name: "StoreKernelTests", dependencies: ["StoreKernel", "TestSupport"]),
     .testTarget(name: "FeaturesTests", dependencies: ["Features", "StoreKernel", "TestSupport"]),
+    // The C ABI called from Swift, linked with test-only features (a stream, a timer) instead of
+    // the built-in ones: see Tests/CBridgeTests/TestFeatures.swift.
+    .testTarget(name: "CBridgeTests", dependencies: ["CBridge", "StoreKernel"]),
   ]
 )

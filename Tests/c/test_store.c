@@ -1,29 +1,11 @@
 /* The store functions of tca.h, driven as a host would, including bad input of every kind. */
 #include <stdint.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <tca.h>
 
 #include "harness.h"
-
-static char *state_of(tca_store *store) {
-  char *json = NULL;
-  size_t length = 0;
-  if (tca_store_state(store, &json, &length) != TCA_OK) return NULL;
-  if (json != NULL && strlen(json) != length) {
-    tca_string_free(json);
-    return NULL;
-  }
-  return json;
-}
-
-/* Whether the state's JSON starts with `expected` (the counter's state starts with its count). */
-static int state_is(tca_store *store, const char *expected) {
-  char *json = state_of(store);
-  int same = json != NULL && strncmp(json, expected, strlen(expected)) == 0;
-  if (!same) fprintf(stderr, "  state is %s, expected %s…\n", json ? json : "(null)", expected);
-  tca_string_free(json);
-  return same;
-}
+#include "support.h"
 
 static void test_library(void) {
   CHECK(strcmp(tca_version(), "0.1.0") == 0);
@@ -39,6 +21,13 @@ static void test_library(void) {
   CHECK(strcmp(tca_status_str(TCA_OK), "ok") == 0);
   CHECK(strcmp(tca_status_str(TCA_ERR_INVALID_HANDLE), "invalid store handle") == 0);
   CHECK(strcmp(tca_status_str(9999), "unknown status") == 0);
+  CHECK(strcmp(tca_status_str(-1), "unknown status") == 0);
+  /* Every code has its own text. */
+  for (tca_status a = TCA_OK; a <= TCA_ERR_NO_MEMORY; a++) {
+    CHECK(strcmp(tca_status_str(a), "unknown status") != 0);
+    for (tca_status b = TCA_OK; b < a; b++) CHECK(strcmp(tca_status_str(a), tca_status_str(b)) != 0);
+  }
+  CHECK(strcmp(tca_status_str(TCA_ERR_REAL_CLOCK), "the store's clock is real") == 0);
   CHECK(tca_last_error() != NULL);
 }
 
@@ -134,11 +123,198 @@ static void test_handles_are_checked(void) {
   tca_store_free(store);
 }
 
+
+static void test_snapshot_and_restore(void) {
+  tca_store *store = NULL;
+  CHECK_STATUS(tca_store_new("counter", NULL, NULL, &store), TCA_OK);
+  for (int i = 0; i < 42; i++) tca_store_send(store, "\"incrementButtonTapped\"");
+  char *snapshot = state_of(store);
+  CHECK(snapshot != NULL);
+  tca_store_free(store);
+
+  tca_store *restored = NULL;
+  CHECK_STATUS(tca_store_new("counter", snapshot, NULL, &restored), TCA_OK);
+  char *again = state_of(restored);
+  CHECK(again != NULL && snapshot != NULL && strcmp(again, snapshot) == 0);
+  CHECK(tca_store_version(restored) == 0);
+  tca_string_free(again);
+  tca_store_free(restored);
+
+  /* tca_store_new_n: the snapshot need not be NUL-terminated. */
+  size_t length = strlen(snapshot);
+  char *unterminated = malloc(length + 8);
+  memcpy(unterminated, snapshot, length);
+  memcpy(unterminated + length, "garbage", 8);
+  CHECK_STATUS(tca_store_new_n("counter", unterminated, length, NULL, &restored), TCA_OK);
+  CHECK(value_is(restored, "/count", "42"));
+  tca_store_free(restored);
+  CHECK_STATUS(tca_store_new_n("counter", unterminated, length + 3, NULL, &restored),
+               TCA_ERR_JSON_SYNTAX);
+  CHECK(restored == NULL);
+  CHECK_CONTAINS(tca_last_error(), "tca_store_new_n: state_json");
+  CHECK_STATUS(tca_store_new_n("counter", unterminated, SIZE_MAX, NULL, &restored),
+               TCA_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(tca_store_new_n("counter", NULL, 12345, NULL, &restored), TCA_OK);
+  CHECK(value_is(restored, "/count", "0"));
+  tca_store_free(restored);
+  CHECK_STATUS(tca_store_new_n(NULL, NULL, 0, NULL, &restored), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(tca_store_new_n("counter", NULL, 0, NULL, NULL), TCA_ERR_INVALID_ARGUMENT);
+  free(unterminated);
+  tca_string_free(snapshot);
+
+  /* A partial snapshot: the rest takes defaults. Hostile ones are refused. */
+  CHECK_STATUS(tca_store_new("counter", "{\"count\":-3}", NULL, &restored), TCA_OK);
+  CHECK(state_is(restored, "{\"count\":-3,"));
+  tca_store_free(restored);
+  char *deep = deep_json(100000);
+  CHECK_STATUS(tca_store_new("counter", deep, NULL, &restored), TCA_ERR_JSON_SYNTAX);
+  free(deep);
+  CHECK_STATUS(tca_store_new("counter", "{\"count\":\"\xff\"}", NULL, &restored), TCA_ERR_JSON_SYNTAX);
+  CHECK_STATUS(tca_store_new("counter", "[]", NULL, &restored), TCA_ERR_JSON_SHAPE);
+  CHECK(restored == NULL);
+}
+
+static void test_get(void) {
+  tca_store *store = NULL;
+  CHECK_STATUS(tca_store_new("counter", "{\"count\":5}", NULL, &store), TCA_OK);
+  CHECK(value_is(store, "/count", "5"));
+  CHECK(value_is(store, "/isNumberFactLoading", "false"));
+  char *whole = state_of(store);
+  CHECK(whole != NULL && value_is(store, "", whole));
+  tca_string_free(whole);
+
+  char *json = (char *)1;
+  size_t length = 99;
+  CHECK_STATUS(tca_store_get(store, "/nope", &json, &length), TCA_ERR_NOT_FOUND);
+  CHECK(json == NULL && length == 0);
+  CHECK_CONTAINS(tca_last_error(), "tca_store_get");
+  CHECK_CONTAINS(tca_last_error(), "nope");
+  CHECK_STATUS(tca_store_get(store, "/count/0", &json, NULL), TCA_ERR_NOT_FOUND);
+  CHECK_STATUS(tca_store_get(store, "count", &json, NULL), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(tca_store_get(store, "/a~2b", &json, NULL), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(tca_store_get(store, "/\xff", &json, NULL), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(tca_last_error(), "UTF-8");
+  CHECK_STATUS(tca_store_get(store, NULL, &json, NULL), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(tca_store_get(store, "/count", NULL, NULL), TCA_ERR_INVALID_ARGUMENT);
+  tca_store_free(store);
+  CHECK_STATUS(tca_store_get(store, "/count", &json, NULL), TCA_ERR_INVALID_HANDLE);
+  CHECK_STATUS(tca_store_get(NULL, "/count", &json, NULL), TCA_ERR_INVALID_HANDLE);
+  CHECK(json == NULL);
+}
+
+static void test_options(void) {
+  tca_store *store = NULL;
+  tca_options options = TCA_OPTIONS_INIT;
+  CHECK(options.version == TCA_OPTIONS_VERSION);
+  CHECK(options.clock == TCA_CLOCK_REAL);
+  CHECK(options.threaded == 0 && options.seed == 0);
+
+  /* A real clock cannot be advanced. */
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_OK);
+  CHECK_STATUS(tca_store_advance(store, 10), TCA_ERR_REAL_CLOCK);
+  CHECK_CONTAINS(tca_last_error(), "tca_store_advance");
+  CHECK(tca_store_next_deadline_ms(store) == -1);
+  tca_store_free(store);
+
+  options.clock = TCA_CLOCK_MANUAL;
+  options.seed = 1234;
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_OK);
+  CHECK_STATUS(tca_store_advance(store, 10), TCA_OK);
+  CHECK_STATUS(tca_store_advance(store, 0), TCA_OK);
+  CHECK_STATUS(tca_store_advance(store, UINT64_MAX), TCA_OK);
+  CHECK_STATUS(tca_store_advance(store, UINT64_MAX), TCA_OK);
+  CHECK(tca_store_next_deadline_ms(store) == -1);
+  CHECK_STATUS(tca_store_send(store, "\"incrementButtonTapped\""), TCA_OK);
+  CHECK(value_is(store, "/count", "1"));
+  tca_store_free(store);
+
+  options.threaded = 1;
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "\"incrementButtonTapped\""), TCA_OK);
+  CHECK(value_is(store, "/count", "1"));
+  tca_store_free(store);
+
+  options = (tca_options)TCA_OPTIONS_INIT;
+  options.clock = 2;
+  store = (tca_store *)1;
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(tca_last_error(), "options.clock");
+  CHECK(store == NULL);
+  options.clock = -1;
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_ERR_INVALID_ARGUMENT);
+  options = (tca_options)TCA_OPTIONS_INIT;
+  options.threaded = 7;
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(tca_last_error(), "options.threaded");
+  options = (tca_options)TCA_OPTIONS_INIT;
+  options.version = 0;
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(tca_last_error(), "TCA_OPTIONS_INIT");
+  CHECK_STATUS(tca_store_new("co\xffunter", NULL, NULL, &store), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(tca_last_error(), "UTF-8");
+}
+
+static void test_poll_and_fd(void) {
+  tca_store *store = NULL;
+  CHECK_STATUS(tca_store_new("counter", NULL, NULL, &store), TCA_OK);
+  uint32_t ran = 99;
+  CHECK_STATUS(tca_store_poll(store, &ran), TCA_OK);
+  CHECK(ran == 0);
+  CHECK_STATUS(tca_store_poll(store, NULL), TCA_OK);
+  int fd = tca_store_fd(store);
+  CHECK(fd >= 0);
+  CHECK(tca_store_fd(store) == fd);
+  /* Nothing due: not readable. */
+  struct pollfd watch = {fd, POLLIN, 0};
+  CHECK(poll(&watch, 1, 0) == 0);
+  CHECK_STATUS(tca_store_send(store, "\"incrementButtonTapped\""), TCA_OK);
+  CHECK(poll(&watch, 1, 0) == 0);
+  CHECK(value_is(store, "/count", "1"));
+  tca_store_free(store);
+
+  CHECK_STATUS(tca_store_poll(store, &ran), TCA_ERR_INVALID_HANDLE);
+  CHECK(ran == 0);
+  CHECK_STATUS(tca_store_poll(NULL, NULL), TCA_ERR_INVALID_HANDLE);
+  CHECK_STATUS(tca_store_advance(store, 1), TCA_ERR_INVALID_HANDLE);
+  CHECK_STATUS(tca_store_advance(NULL, 1), TCA_ERR_INVALID_HANDLE);
+  CHECK(tca_store_fd(store) == -1);
+  CHECK_CONTAINS(tca_last_error(), "tca_store_fd");
+  CHECK(tca_store_fd(NULL) == -1);
+  CHECK(tca_store_next_deadline_ms(store) == -1);
+  CHECK_CONTAINS(tca_last_error(), "tca_store_next_deadline_ms");
+  CHECK(tca_store_next_deadline_ms(NULL) == -1);
+  int not_a_store;
+  CHECK(tca_store_fd((tca_store *)&not_a_store) == -1);
+  CHECK_STATUS(tca_store_poll((tca_store *)&not_a_store, NULL), TCA_ERR_INVALID_HANDLE);
+}
+
+static void test_send_n_lengths(void) {
+  tca_store *store = NULL;
+  CHECK_STATUS(tca_store_new("counter", NULL, NULL, &store), TCA_OK);
+  CHECK_STATUS(tca_store_send_n(store, "\"incrementButtonTapped\"", SIZE_MAX),
+               TCA_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(tca_store_send_n(store, "\"incrementButtonTapped\"", 0), TCA_ERR_JSON_SYNTAX);
+  CHECK_STATUS(tca_store_send_n(store, "\"incrementButtonTapped\"\0x", 25), TCA_ERR_JSON_SYNTAX);
+  CHECK_STATUS(tca_store_send(store, "{\"setCount\":5}"), TCA_ERR_JSON_SHAPE);
+  CHECK_STATUS(tca_store_send(store, "{\"incrementButtonTapped\":{},\"decrementButtonTapped\":{}}"),
+               TCA_ERR_JSON_SHAPE);
+  CHECK_STATUS(tca_store_send(store, "{\"numberFactResponse\":42}"), TCA_ERR_JSON_SHAPE);
+  CHECK_CONTAINS(tca_last_error(), "numberFactResponse");
+  CHECK(value_is(store, "/count", "0"));
+  CHECK(tca_store_version(store) == 0);
+  tca_store_free(store);
+}
+
 int main(void) {
   test_library();
   test_thousand_increments();
   test_bad_actions_change_nothing();
   test_store_new_errors();
   test_handles_are_checked();
+  test_snapshot_and_restore();
+  test_get();
+  test_options();
+  test_poll_and_fd();
+  test_send_n_lengths();
   TEST_SUMMARY();
 }
