@@ -78,7 +78,7 @@ $(BUILD)/tests/%: Tests/c/%.c $(wildcard Tests/c/*.h) include/tca.h $(LIB)
 # TCA_TEST_QUICK=1 shortens the longest loops there), after the ABI cross-check.
 VALGRIND       ?= valgrind
 VALGRIND_FLAGS := -q --error-exitcode=97 --leak-check=full --show-leak-kinds=definite \
-  --errors-for-leak-kinds=definite
+  --errors-for-leak-kinds=definite --suppressions=$(CURDIR)/scripts/valgrind-swift.supp
 
 test-c: $(C_TESTS) $(BUILD)/tests/header_c99.o $(BUILD)/tests/header_cxx.o abi-check
 	@echo "== C tests"
