@@ -45,13 +45,17 @@ $(LIB): $(SWIFT_SOURCES)
 
 # ---- examples ----------------------------------------------------------------------------------
 
+C_EXAMPLES := $(patsubst examples/c/%.c,$(BUILD)/examples/%,$(wildcard examples/c/*.c))
+
+# Each example builds with one cc line (see the top of each file); -lpthread for those with threads.
 $(BUILD)/examples/%: examples/c/%.c include/tca.h $(LIB)
 	mkdir -p $(BUILD)/examples
-	$(CC) $(CFLAGS) $< -o $@ $(C_LINK)
+	$(CC) $(CFLAGS) $< -o $@ $(C_LINK) -lpthread
 
-demo: $(BUILD)/examples/counter $(VENV)/.installed
-	@echo "== C: examples/c/counter.c"
-	$(BUILD)/examples/counter
+examples: $(C_EXAMPLES)
+
+demo: $(C_EXAMPLES) $(VENV)/.installed
+	@for e in $(C_EXAMPLES); do echo "== C: examples/c/$$(basename $$e).c"; $$e || exit 1; done
 	@echo "== Python: bindings/python/examples/counter.py"
 	TCA_LIBRARY=$(CURDIR)/$(LIB) $(VENV)/bin/python bindings/python/examples/counter.py
 

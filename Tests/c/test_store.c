@@ -1,6 +1,7 @@
 /* The store functions of tca.h, driven as a host would, including bad input of every kind. */
 #include <stdint.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <tca.h>
 
@@ -29,6 +30,22 @@ static void test_library(void) {
   }
   CHECK(strcmp(tca_status_str(TCA_ERR_REAL_CLOCK), "the store's clock is real") == 0);
   CHECK(tca_last_error() != NULL);
+}
+
+/* The library reads tca_options and writes tca_request at these offsets (StoreExports.swift,
+ * EffectExports.swift). */
+static void test_struct_layouts(void) {
+  CHECK(offsetof(tca_options, version) == 0);
+  CHECK(offsetof(tca_options, clock) == 4);
+  CHECK(offsetof(tca_options, threaded) == 8);
+  CHECK(offsetof(tca_options, seed) == 16);
+  CHECK(sizeof(tca_options) == 24);
+  CHECK(offsetof(tca_request, id) == 0);
+  CHECK(offsetof(tca_request, name) == 8);
+  CHECK(offsetof(tca_request, payload_json) == 16);
+  CHECK(offsetof(tca_request, payload_length) == 24);
+  CHECK(offsetof(tca_request, kind) == 32);
+  CHECK(sizeof(tca_request) == 40);
 }
 
 static void test_thousand_increments(void) {
@@ -307,6 +324,7 @@ static void test_send_n_lengths(void) {
 
 int main(void) {
   test_library();
+  test_struct_layouts();
   test_thousand_increments();
   test_bad_actions_change_nothing();
   test_store_new_errors();
