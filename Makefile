@@ -29,8 +29,8 @@ SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
 
 SWIFT_SOURCES := $(shell find Sources -name '*.swift') Package.swift scripts/tca.map Makefile
 
-.PHONY: all lib demo test test-swift test-c test-python bench install clean abi-check sanitize \
-  sanitize-address sanitize-thread examples
+.PHONY: all lib demo test test-swift test-c test-python python-test-deps venv bench install clean \
+  abi-check sanitize sanitize-address sanitize-thread examples
 
 all: lib
 
@@ -58,6 +58,8 @@ demo: $(C_EXAMPLES) $(VENV)/.installed
 	@for e in $(C_EXAMPLES); do echo "== C: examples/c/$$(basename $$e).c"; $$e || exit 1; done
 	@echo "== Python: bindings/python/examples/counter.py"
 	TCA_LIBRARY=$(CURDIR)/$(LIB) $(VENV)/bin/python bindings/python/examples/counter.py
+	@echo "== Python: bindings/python/examples/matchscores.py (the match-scores lists)"
+	TCA_LIBRARY=$(CURDIR)/$(LIB) $(VENV)/bin/python bindings/python/examples/matchscores.py
 
 # ---- tests -------------------------------------------------------------------------------------
 
@@ -93,7 +95,7 @@ abi-check: $(LIB)
 	@echo "== ABI: tca.h vs the Swift side vs nm -D"
 	$(PYTHON) scripts/check_abi.py include/tca.h \
 	  "$$($(SWIFT) build $(SWIFT_RELEASE) --product tca --show-bin-path)/CBridge.build/include/CBridge-Swift.h" \
-	  $(LIB) | tail -1
+	  $(LIB)
 
 # The header must compile cleanly as strict C99 and as C++17.
 $(BUILD)/tests/header_c99.o: include/tca.h
@@ -106,12 +108,37 @@ $(BUILD)/tests/header_cxx.o: include/tca.h
 $(VENV)/.installed: bindings/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet pytest -e bindings/python
+	$(VENV)/bin/pip install --quiet -e 'bindings/python[test]'
 	touch $@
 
-test-python: lib $(VENV)/.installed
+venv: $(VENV)/.installed
+
+# The GUI and terminal tests need an X server (Xvfb, with xwd for screenshots), tmux and Tk.
+# Installed from Debian's packages where missing: non-interactive, skipped when all are present,
+# and only by root (elsewhere it says what to install; the tests then skip, except on CI).
+PY_TEST_DEBS := xvfb x11-apps tmux libtk8.6
+python-test-deps:
+	@missing=""; \
+	command -v Xvfb >/dev/null 2>&1 || missing="$$missing xvfb"; \
+	command -v xwd >/dev/null 2>&1 || missing="$$missing x11-apps"; \
+	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
+	$(PYTHON) -c 'import tkinter' >/dev/null 2>&1 || missing="$$missing libtk8.6"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "== installing$$missing (Debian packages for the Python GUI/terminal tests)"; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get update -qq </dev/null && \
+	    apt-get install -y -qq --no-install-recommends $$missing </dev/null >/dev/null || exit 1; \
+	  else \
+	    echo "== missing for the Python GUI/terminal tests:$$missing (apt-get install$$missing)"; \
+	  fi; \
+	fi
+
+# TCA_REQUIRE_XVFB: the Tk and curses tests fail (rather than skip) without their tools.
+test-python: lib $(VENV)/.installed python-test-deps
 	@echo "== Python tests"
-	TCA_LIBRARY=$(CURDIR)/$(LIB) $(VENV)/bin/python -m pytest -q bindings/python/tests
+	TCA_LIBRARY=$(CURDIR)/$(LIB) TCA_REQUIRE_XVFB=$$(command -v Xvfb >/dev/null && echo 1) \
+	  $(VENV)/bin/python -m pytest -q bindings/python/tests
 
 # ---- benchmarks --------------------------------------------------------------------------------
 # make bench: release builds, then every benchmark, side by side with its alternative in one run:

@@ -33,7 +33,8 @@ let package = Package(
     // Test helpers shared by the test targets (the swift-testing failure reporter).
     .target(name: "TestSupport", dependencies: ["StoreKernel"], path: "Tests/Support"),
     .testTarget(name: "StoreKernelTests", dependencies: ["StoreKernel", "TestSupport"]),
-    .testTarget(name: "FeaturesTests", dependencies: ["Features", "StoreKernel", "TestSupport"]),
+    .testTarget(
+      name: "FeaturesTests", dependencies: ["Features", "StoreKernel", "JSON", "TestSupport"]),
     // The C ABI called from Swift, linked with test-only features (a stream, a timer) instead of
     // the built-in ones: see Tests/CBridgeTests/TestFeatures.swift.
     .testTarget(name: "CBridgeTests", dependencies: ["CBridge", "StoreKernel"]),

@@ -10,5 +10,29 @@ public enum BuiltinFeatures {
       initialState: Counter.State(),
       reducer: Counter()
     ),
+    FeatureDescriptor(
+      name: "todos",
+      summary:
+        "A todo list: add, edit, check off, delete, move, filter; completed todos sink after 1 s.",
+      requests: [],
+      initialState: Todos.State(),
+      reducer: Todos()
+    ),
+    FeatureDescriptor(
+      name: "dice",
+      summary:
+        "A dice roller: a 500 ms animated roll, history with undo and reset, a history screen.",
+      requests: [Dice.hapticsRequest],
+      initialState: Dice.State(),
+      reducer: Dice()
+    ),
+    FeatureDescriptor(
+      name: "matchscores",
+      summary:
+        "NBA teams, games, players and favorites in tabs: paged lists fetched by the host, search.",
+      requests: [Team.fetchRequest, Game.fetchRequest, Player.fetchRequest],
+      initialState: MatchScores.State(),
+      reducer: MatchScores()
+    ),
   ]
 }

@@ -1,4 +1,14 @@
-"""The one place that loads libtca and declares the signatures of the C functions it uses."""
+"""The one place that loads libtca and declares the C functions of tca.h.
+
+Everything else in the package calls the library through `lib` (or the pre-bound functions of
+this module) and never declares a signature of its own.
+
+Where the library comes from, first found wins:
+  1. `$TCA_LIBRARY` (a path; nothing else is tried when it is set),
+  2. the package's own folder (`tca/libtca.so*`, for wheels that carry the library),
+  3. the project's build folder (`build/lib/libtca.so.0`, for an editable install in the repo),
+  4. the system (`ctypes.util.find_library("tca")`: ldconfig's cache, `LD_LIBRARY_PATH`).
+"""
 
 from __future__ import annotations
 
@@ -6,23 +16,96 @@ import ctypes
 import ctypes.util
 import os
 from pathlib import Path
+from typing import Any, Callable
 
-# Status codes of tca.h (stable numbers).
+# ---- status codes of tca.h (stable numbers, only ever appended) -----------------------------
+
 OK = 0
+ERR_INVALID_ARGUMENT = 1
+ERR_INVALID_HANDLE = 2
+ERR_UNKNOWN_FEATURE = 3
+ERR_JSON_SYNTAX = 4
+ERR_JSON_SHAPE = 5
+ERR_UNENCODABLE = 6
+ERR_UNKNOWN_REQUEST = 7
+ERR_REQUEST_FINISHED = 8
+ERR_ALREADY_ANSWERED = 9
+ERR_NOT_A_STREAM = 10
+ERR_REAL_CLOCK = 11
+ERR_NOT_FOUND = 12
+ERR_SYSTEM = 13
+ERR_NO_MEMORY = 14
+
+VERSION_NONE = (1 << 64) - 1
+
+REQUEST_ONE_SHOT = 0
+REQUEST_STREAM = 1
+REQUEST_FIRE_AND_FORGET = 2
+
+# ---- options --------------------------------------------------------------------------------
+
+OPTIONS_VERSION = 1
+CLOCK_REAL = 0
+CLOCK_MANUAL = 1
 
 
-class StoreHandle(ctypes.c_void_p):
-    """An opaque `tca_store *`."""
+class Options(ctypes.Structure):
+    """`tca_options`."""
+
+    _fields_ = [
+        ("version", ctypes.c_uint32),
+        ("clock", ctypes.c_int32),
+        ("threaded", ctypes.c_int32),
+        ("seed", ctypes.c_uint64),
+    ]
 
 
-def _candidates() -> list[str]:
-    found: list[str] = []
+# ---- callbacks ------------------------------------------------------------------------------
+
+
+class Request(ctypes.Structure):
+    """`tca_request`. NB: payload_json is c_void_p, read once with its exact length."""
+
+    _fields_ = [
+        ("id", ctypes.c_uint64),
+        ("name", ctypes.c_char_p),
+        ("payload_json", ctypes.c_void_p),
+        ("payload_length", ctypes.c_size_t),
+        ("kind", ctypes.c_int32),
+    ]
+
+
+# tca_request_fn(userdata, store, const tca_request *)
+RequestFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(Request))
+# tca_effect_fn(userdata, store, id, name, payload, length): the kind-less form, declared for
+# completeness; the package uses RequestFn.
+EffectFn = ctypes.CFUNCTYPE(
+    None,
+    ctypes.c_void_p,
+    ctypes.c_void_p,
+    ctypes.c_uint64,
+    ctypes.c_char_p,
+    ctypes.c_void_p,
+    ctypes.c_size_t,
+)
+CancelFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64)
+StateFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64)
+StateJSONFn = ctypes.CFUNCTYPE(
+    None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p, ctypes.c_size_t
+)
+
+
+# ---- loading --------------------------------------------------------------------------------
+
+
+def candidates() -> list[str]:
+    """The paths tried, in order (see the module's docstring)."""
     explicit = os.environ.get("TCA_LIBRARY")
     if explicit:
         return [explicit]
     here = Path(__file__).resolve().parent
-    found += [str(here / "libtca.so"), str(here / "libtca.so.0")]
-    # bindings/python/tca -> project root /build/lib
+    found = [str(here / "libtca.so.0"), str(here / "libtca.so")]
+    # bindings/python/tca -> the project's build/lib
     found.append(str(here.parent.parent.parent / "build" / "lib" / "libtca.so.0"))
     system = ctypes.util.find_library("tca")
     if system:
@@ -30,57 +113,128 @@ def _candidates() -> list[str]:
     return found
 
 
-def _load() -> ctypes.CDLL:
+def _load() -> tuple[ctypes.CDLL, str]:
     tried: list[str] = []
-    for path in _candidates():
+    for path in candidates():
         if os.path.sep in path and not os.path.exists(path):
             tried.append(f"{path} (not found)")
             continue
         try:
-            return ctypes.CDLL(path)
+            return ctypes.CDLL(path), path
         except OSError as error:
             tried.append(f"{path} ({error})")
     raise ImportError(
-        "cannot load libtca; set TCA_LIBRARY to the path of libtca.so. Tried: " + "; ".join(tried)
+        "cannot load libtca; build it (`make lib`) or set TCA_LIBRARY to the path of libtca.so. "
+        "Tried: " + "; ".join(tried)
     )
 
 
-lib = _load()
+lib, path = _load()
 
-_c_char_pp = ctypes.POINTER(ctypes.c_char_p)
+_missing: set[str] = set()
 
 
-def _declare(name: str, restype, *argtypes) -> None:
-    function = getattr(lib, name)
+def _declare(name: str, restype: Any, *argtypes: Any) -> None:
+    try:
+        function = getattr(lib, name)
+    except AttributeError:
+        # NB: an older library may lack a function; calling it raises a clear error (below)
+        # instead of failing the import of the whole package.
+        _missing.add(name)
+        setattr(lib, name, _absent(name))
+        return
     function.restype = restype
     function.argtypes = list(argtypes)
 
 
+def _absent(name: str) -> Callable[..., Any]:
+    def absent(*_: Any) -> Any:
+        raise NotImplementedError(f"{path} has no {name}: rebuild libtca (`make lib`)")
+
+    return absent
+
+
+def has(name: str) -> bool:
+    """Whether the loaded library exports `name`."""
+    return name not in _missing
+
+
+_store = ctypes.c_void_p
+_size_p = ctypes.POINTER(ctypes.c_size_t)
+_string_p = ctypes.POINTER(ctypes.c_void_p)
+
+# NB: functions returning strings the caller frees return c_void_p, so that the pointer survives
+# to be handed back to tca_string_free (c_char_p would turn it into bytes and lose it).
 _declare("tca_version", ctypes.c_char_p)
-# NB: functions returning strings the caller frees return c_void_p, so the pointer survives to be
-# handed back to tca_string_free (c_char_p would convert it to bytes and lose it).
 _declare("tca_features", ctypes.c_void_p)
 _declare("tca_string_free", None, ctypes.c_void_p)
 _declare("tca_last_error", ctypes.c_char_p)
 _declare("tca_status_str", ctypes.c_char_p, ctypes.c_int32)
+
 _declare(
     "tca_store_new",
     ctypes.c_int32,
     ctypes.c_char_p,
     ctypes.c_char_p,
-    ctypes.c_void_p,
-    ctypes.POINTER(StoreHandle),
-)
-_declare("tca_store_free", None, StoreHandle)
-_declare("tca_store_send", ctypes.c_int32, StoreHandle, ctypes.c_char_p)
-_declare("tca_store_send_n", ctypes.c_int32, StoreHandle, ctypes.c_char_p, ctypes.c_size_t)
-_declare(
-    "tca_store_state",
-    ctypes.c_int32,
-    StoreHandle,
+    ctypes.POINTER(Options),
     ctypes.POINTER(ctypes.c_void_p),
-    ctypes.POINTER(ctypes.c_size_t),
 )
+_declare(
+    "tca_store_new_n",
+    ctypes.c_int32,
+    ctypes.c_char_p,
+    ctypes.c_char_p,
+    ctypes.c_size_t,
+    ctypes.POINTER(Options),
+    ctypes.POINTER(ctypes.c_void_p),
+)
+_declare("tca_store_free", None, _store)
+_declare("tca_store_send", ctypes.c_int32, _store, ctypes.c_char_p)
+_declare("tca_store_send_n", ctypes.c_int32, _store, ctypes.c_char_p, ctypes.c_size_t)
+_declare("tca_store_state", ctypes.c_int32, _store, _string_p, _size_p)
+_declare("tca_store_get", ctypes.c_int32, _store, ctypes.c_char_p, _string_p, _size_p)
+_declare("tca_store_version", ctypes.c_uint64, _store)
+
+_declare(
+    "tca_store_subscribe",
+    ctypes.c_int32,
+    _store,
+    StateFn,
+    ctypes.c_void_p,
+    ctypes.POINTER(ctypes.c_uint64),
+)
+_declare(
+    "tca_store_subscribe_state",
+    ctypes.c_int32,
+    _store,
+    StateJSONFn,
+    ctypes.c_void_p,
+    ctypes.POINTER(ctypes.c_uint64),
+)
+_declare("tca_store_unsubscribe", ctypes.c_int32, _store, ctypes.c_uint64)
+
+_declare(
+    "tca_store_set_effect_handler", ctypes.c_int32, _store, EffectFn, CancelFn, ctypes.c_void_p
+)
+_declare(
+    "tca_store_set_request_handler", ctypes.c_int32, _store, RequestFn, CancelFn, ctypes.c_void_p
+)
+_declare("tca_store_respond", ctypes.c_int32, _store, ctypes.c_uint64, ctypes.c_char_p)
+_declare(
+    "tca_store_respond_n",
+    ctypes.c_int32,
+    _store,
+    ctypes.c_uint64,
+    ctypes.c_char_p,
+    ctypes.c_size_t,
+)
+_declare("tca_store_fail", ctypes.c_int32, _store, ctypes.c_uint64, ctypes.c_char_p)
+_declare("tca_store_complete", ctypes.c_int32, _store, ctypes.c_uint64)
+
+_declare("tca_store_poll", ctypes.c_int32, _store, ctypes.POINTER(ctypes.c_uint32))
+_declare("tca_store_advance", ctypes.c_int32, _store, ctypes.c_uint64)
+_declare("tca_store_next_deadline_ms", ctypes.c_int64, _store)
+_declare("tca_store_fd", ctypes.c_int, _store)
 
 
 def take_string(pointer: int | None, length: int | None = None) -> bytes:
@@ -93,3 +247,15 @@ def take_string(pointer: int | None, length: int | None = None) -> bytes:
         return ctypes.string_at(pointer, length)
     finally:
         lib.tca_string_free(pointer)
+
+
+def last_error() -> str:
+    """The message of the last failed call on this thread."""
+    message: bytes = lib.tca_last_error()
+    return message.decode("utf-8", "replace")
+
+
+def status_name(status: int) -> str:
+    """tca_status_str: a short English description of a status code."""
+    text: bytes = lib.tca_status_str(status)
+    return text.decode("utf-8", "replace")

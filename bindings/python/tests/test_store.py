@@ -1,17 +1,42 @@
+"""Stores: creation, actions in all their forms, reading state, errors, lifetime."""
+
 import gc
+import json
+import os
+import subprocess
+import sys
+import weakref
 
 import pytest
 
 import tca
+from tca import _native
 
 
 def test_version_and_features():
     assert tca.version() == "0.1.0"
+    assert tca.version() == tca.__version__
     names = [feature["name"] for feature in tca.features()]
     assert "counter" in names
     counter = next(f for f in tca.features() if f["name"] == "counter")
     assert counter["initialState"]["count"] == 0
     assert counter["requests"] == ["numberFact.fetch"]
+    assert counter["description"]
+
+
+def test_library_path_names_the_loaded_file():
+    assert os.path.exists(tca.library_path())
+    if "TCA_LIBRARY" in os.environ:
+        assert tca.library_path() == os.environ["TCA_LIBRARY"]
+
+
+def test_loader_without_a_library_says_what_it_tried(tmp_path):
+    code = "import tca"
+    env = dict(os.environ, TCA_LIBRARY=str(tmp_path / "nowhere.so"))
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "cannot load libtca" in result.stderr
+    assert "nowhere.so (not found)" in result.stderr
 
 
 def test_thousand_increments():
@@ -25,8 +50,63 @@ def test_action_forms():
     with tca.Store("counter", state={"count": 10}) as store:
         store.send({"decrementButtonTapped": {}})
         store.send(b'"decrementButtonTapped"')
+        store.send(bytearray(b'{"decrementButtonTapped":{}}'))
+        store.send("incrementButtonTapped")
         assert store.state["count"] == 8
         assert store.state_json().startswith(b'{"count":8,')
+
+
+def test_state_from_json_text_and_snapshot_round_trip():
+    with tca.Store("counter", state='{"count": 41}') as store:
+        store.send("incrementButtonTapped")
+        snapshot = store.snapshot()
+    assert snapshot["count"] == 42
+    with tca.Store("counter", state=snapshot) as restored:
+        assert restored.state == snapshot
+    with tca.Store("counter", state=json.dumps(snapshot).encode()) as restored:
+        assert restored.state["count"] == 42
+
+
+def test_snapshot_is_a_copy_and_state_is_cached_per_version():
+    with tca.Store("counter") as store:
+        first = store.state
+        assert store.state is first  # unchanged version: the same object
+        copy = store.snapshot()
+        copy["count"] = 99
+        assert store.state["count"] == 0
+        version = store.version
+        store.send("incrementButtonTapped")
+        assert store.version != version
+        assert store.state is not first
+        assert store.state["count"] == 1
+
+
+def test_version_changes_only_with_the_state():
+    with tca.Store("counter") as store:
+        assert store.version == 0
+        store.send("incrementButtonTapped")
+        one = store.version
+        assert one > 0
+        store.send("decrementButtonTapped")
+        two = store.version
+        assert two > one
+        store.state  # reading does not change it
+        assert store.version == two
+
+
+def test_get_reads_by_json_pointer():
+    with tca.Store("counter", state={"count": 7}) as store:
+        assert store.get("/count") == 7
+        assert store.get("")["count"] == 7
+        assert store.get("/isNumberFactLoading") is False
+        with pytest.raises(tca.NotFoundError) as info:
+            store.get("/nope")
+        assert "tca_store_get" in str(info.value)
+        assert isinstance(info.value, LookupError)
+        with pytest.raises(tca.InvalidArgumentError):
+            store.get("count")  # a pointer starts with "/"
+        with pytest.raises(ValueError):
+            store.get("/a\0b")
 
 
 def test_unknown_action_raises_shape_error_and_changes_nothing():
@@ -35,8 +115,16 @@ def test_unknown_action_raises_shape_error_and_changes_nothing():
             store.send("jumpButtonTapped")
         assert "tca_store_send" in str(info.value)
         assert "jumpButtonTapped" in str(info.value)
-        assert info.value.status == 5
+        assert info.value.message == str(info.value)
+        assert info.value.status == _native.ERR_JSON_SHAPE
         assert store.state["count"] == 0
+        assert store.version == 0
+
+
+def test_wrong_payload_names_the_place():
+    with tca.Store("counter") as store:
+        with pytest.raises(tca.JSONShapeError, match="numberFactResponse"):
+            store.send({"numberFactResponse": 12})
 
 
 def test_malformed_json_raises_syntax_error():
@@ -45,7 +133,42 @@ def test_malformed_json_raises_syntax_error():
             store.send(b'{"incrementButtonTapped":')
         with pytest.raises(tca.JSONSyntaxError, match="UTF-8"):
             store.send(b'"increment\xff"')
+        with pytest.raises(tca.JSONSyntaxError):
+            store.send(b'"incrementButtonTapped"\0')
         assert store.state["count"] == 0
+
+
+def test_values_python_cannot_write_as_json():
+    with tca.Store("counter") as store:
+        with pytest.raises(TypeError, match="action cannot be written as JSON"):
+            store.send({"setCount": object()})
+        with pytest.raises(TypeError):
+            store.send({"setCount": float("nan")})
+        with pytest.raises(tca.JSONShapeError):
+            store.send(3)  # JSON, but no action
+
+
+def test_errors_form_a_hierarchy():
+    assert issubclass(tca.JSONShapeError, tca.JSONError)
+    assert issubclass(tca.JSONError, tca.TCAError)
+    assert issubclass(tca.JSONError, ValueError)
+    assert issubclass(tca.UnknownFeatureError, LookupError)
+    assert issubclass(tca.AlreadyAnsweredError, tca.RequestError)
+    assert issubclass(tca.SystemCallError, OSError)
+    assert issubclass(tca.NoMemoryError, MemoryError)
+    statuses = {
+        cls.status
+        for cls in vars(tca.errors).values()
+        if isinstance(cls, type) and issubclass(cls, tca.TCAError) and cls.status > 0
+    }
+    assert statuses == set(range(1, 15))  # every code of tca.h has its class
+
+
+def test_a_status_code_newer_than_the_package_is_still_a_tca_error():
+    error = tca.errors.error_for(99, "tca_store_send: something new")
+    assert type(error) is tca.TCAError
+    assert error.status == 99
+    assert "something new" in str(error) and "unknown status" in str(error)
 
 
 def test_errors_are_value_errors_too():
@@ -54,28 +177,79 @@ def test_errors_are_value_errors_too():
             store.send("nope")
 
 
-def test_unknown_feature():
-    with pytest.raises(tca.UnknownFeatureError, match="nope"):
+def test_unknown_feature_lists_the_known_ones():
+    with pytest.raises(tca.UnknownFeatureError, match="nope") as info:
         tca.Store("nope")
+    assert "counter" in str(info.value)
 
 
 def test_bad_state():
     with pytest.raises(tca.JSONShapeError, match="/count"):
         tca.Store("counter", state={"count": "many"})
+    with pytest.raises(tca.JSONSyntaxError):
+        tca.Store("counter", state="{")
 
 
-def test_closed_store_raises():
+def test_bad_options():
+    with pytest.raises(ValueError, match="clock"):
+        tca.Store("counter", clock="sundial")
+    with pytest.raises(ValueError, match="seed"):
+        tca.Store("counter", seed=-1)
+
+
+def test_closed_store_raises_invalid_handle():
     store = tca.Store("counter")
     store.close()
     store.close()
-    with pytest.raises(tca.InvalidHandleError):
-        store.send("incrementButtonTapped")
-    with pytest.raises(tca.InvalidHandleError):
-        store.state
+    assert store.closed
+    for call in (
+        lambda: store.send("incrementButtonTapped"),
+        lambda: store.send(b'"incrementButtonTapped"'),
+        lambda: store.state,
+        lambda: store.version,
+        lambda: store.get("/count"),
+        lambda: store.poll(),
+        lambda: store.advance(1),
+        lambda: store.next_deadline(),
+        lambda: store.fileno(),
+        lambda: store.respond(1, "x"),
+        lambda: store.subscribe(print),
+    ):
+        with pytest.raises(tca.InvalidHandleError, match="closed"):
+            call()
+    assert "closed" in repr(store)
+
+
+def test_context_manager_closes():
+    with tca.Store("counter") as store:
+        assert not store.closed
+        assert "counter" in repr(store)
+    assert store.closed
 
 
 def test_store_released_when_collected():
     store = tca.Store("counter")
     store.send("incrementButtonTapped")
+    ref = weakref.ref(store)
     del store
+    assert ref() is None  # no cycle through the callbacks keeps it
     gc.collect()
+
+
+def test_many_stores():
+    stores = [tca.Store("counter", state={"count": i}) for i in range(200)]
+    for store in stores:
+        store.send("incrementButtonTapped")
+    assert [s.state["count"] for s in stores] == list(range(1, 201))
+    for store in stores:
+        store.close()
+
+
+def test_action_cache_is_bounded():
+    from tca import store as store_module
+
+    with tca.Store("counter") as store:
+        for i in range(store_module._ENCODED_LIMIT + 10):
+            with pytest.raises(tca.JSONShapeError):
+                store.send(f"unknown{i}")
+        assert len(store_module._ENCODED) <= store_module._ENCODED_LIMIT
