@@ -79,7 +79,8 @@ $(BUILD)/tests/%: Tests/c/%.c $(wildcard Tests/c/*.h) include/tca.h $(LIB)
 # Each C test program runs as built, then under valgrind (definite leaks and memory errors fail it;
 # TCA_TEST_QUICK=1 shortens the longest loops there), after the ABI cross-check.
 VALGRIND       ?= valgrind
-VALGRIND_FLAGS := -q --error-exitcode=97 --leak-check=full --show-leak-kinds=definite \
+VALGRIND_FLAGS := -q --error-exitcode=97 --suppressions=$(CURDIR)/scripts/valgrind.supp \
+  --leak-check=full --show-leak-kinds=definite \
   --errors-for-leak-kinds=definite
 
 test-c: $(C_TESTS) $(BUILD)/tests/header_c99.o $(BUILD)/tests/header_cxx.o abi-check
