@@ -111,7 +111,7 @@ void tca_string_free(char *string);
 
 /**
  * The message of the last failed call on the calling thread, naming the function and the place:
- *   "tca_store_send: at /: expected exactly one known case, found \"jump\""
+ *   "tca_store_send: at /: expected an object, found \"jumpButtonTapped\""
  * Successful calls leave it as it was. Owned by the library and valid until the next failing call
  * on this thread; never NULL ("" if no call on this thread has failed).
  */
@@ -147,8 +147,9 @@ typedef struct tca_options {
   int32_t clock;
   /* 0 (the default): the store runs only inside calls into it; the host polls.
      1: the store has a thread of its own that waits on the store's descriptor and runs what
-     becomes due with no call in progress — real-clock timers, answers and effect work that
-     arrived from other threads while another call held the store — so a host need never poll.
+     becomes due while no call is in progress — real-clock timers, effect work resumed from
+     other threads — so a host need never poll (answers are applied by the call that gives them,
+     or by the call holding the store, as in a host-driven store).
      Callbacks then also run on that thread (still never two at once for one store).
      tca_store_free stops and joins the thread. */
   int32_t threaded;
@@ -170,8 +171,9 @@ typedef struct tca_options {
  * options:    NULL for the defaults, or a tca_options initialized with TCA_OPTIONS_INIT. Not kept.
  * out:        receives the new store on success, NULL on failure.
  *
- * Setting TCA_TRACE=1 in the environment (read once, at the first store) makes every store write
- * each action, the state change it caused, and each host request to stderr.
+ * Setting TCA_TRACE=1 in the environment (read once, when the first store is made; any value but
+ * "" and "0" counts) makes every store write each action, the state change it caused, and each
+ * host request to stderr.
  *
  * Returns TCA_OK; TCA_ERR_INVALID_ARGUMENT (feature or out NULL, feature not UTF-8, bad options);
  * TCA_ERR_UNKNOWN_FEATURE; TCA_ERR_JSON_SYNTAX / TCA_ERR_JSON_SHAPE (bad state_json);

@@ -2,11 +2,11 @@
 """Cross-checks the C ABI three ways: the hand-written include/tca.h, the declarations the Swift
 compiler emits for the bridge's @c functions (CBridge-Swift.h), and the symbols libtca.so exports.
 
-    scripts/check_abi.py include/tca.h path/to/CBridge-Swift.h build/lib/libtca.so
+    scripts/check_abi.py [-v] include/tca.h path/to/CBridge-Swift.h build/lib/libtca.so
 
 Every function must be in all three, with the same number of parameters, and each parameter and
 result of the same ABI class (integer width and signedness, pointer, or function pointer of the
-same shape). Prints one line per function checked and exits 1 on any mismatch.
+same shape). Prints each mismatch (with -v, every function) and a summary; exits 1 on a mismatch.
 """
 
 import re
@@ -95,7 +95,9 @@ def header_typedefs(text):
 
 
 def main():
-    header_path, swift_header_path, library = sys.argv[1:4]
+    args = sys.argv[1:]
+    verbose = args[:1] == ["-v"]
+    header_path, swift_header_path, library = args[1:4] if verbose else args[0:3]
     header = strip_comments(open(header_path).read())
     swift = strip_comments(open(swift_header_path).read())
     typedefs = header_typedefs(header)
@@ -115,7 +117,8 @@ def main():
             problems.append("%s: tca.h has %s, the Swift side %s" % (name, declared[name], emitted[name]))
             continue
         result, params = declared[name]
-        print("ok  %-32s %s(%s)" % (name, result, ", ".join(params)))
+        if verbose:
+            print("ok  %-32s %s(%s)" % (name, result, ", ".join(params)))
     for problem in problems:
         print("ABI MISMATCH  " + problem)
     print("%d functions checked, %d mismatches" % (len(declared), len(problems)))

@@ -316,11 +316,13 @@ static double run_floor_todos_fresh(void *ctx, long n) {
 
 /* SWITCH-ON (todos): the rows below measure libtca once tca_features() lists "todos". The store is
  * made from a snapshot: the JSON bench_todos_json writes (TodosState of Benchmarks/SwiftBench:
- * {"editMode":false,"filter":"all","todos":[{"description":…,"id":0,"isComplete":true},…]}).
+ * {"editMode":false,"filter":"all","todos":[{"description":…,"id":"00000000-0000-4000-8000-000000000000",
+ * "isComplete":true},…]}: the todos feature's ids are UUIDs, here the todo's number written as one).
  * If the todos feature's state or toggle action has another shape, adjust bench_todos_json or
  * TODOS_TOGGLE_FORMAT; until they match, the row prints "na" with the library's error. */
 #define TODOS_COUNT 1000
-static const char *const TODOS_TOGGLE_FORMAT = "{\"todos\":{\"element\":{\"id\":%ld,\"action\":\"toggleCompleted\"}}}";
+static const char *const TODOS_TOGGLE_FORMAT =
+    "{\"todos\":{\"element\":{\"id\":\"00000000-0000-4000-8000-%012ld\",\"action\":\"checkBoxToggled\"}}}";
 
 static void make_todos(bench_todo *todos) {
   static const char *const chores[] = {"Buy milk and bread", "Call the plumber", "Water the plants",

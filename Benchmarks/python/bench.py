@@ -128,15 +128,21 @@ def make_todos(count: int) -> dict[str, Any]:
 # SWITCH-ON (todos): once tca.features() lists "todos", the toggle row measures tca.Store too.
 # The store starts from the snapshot `make_todos(1000)`; TODOS_TOGGLE is the toggle action in the
 # wire format (adjust both to the feature's real shapes: a mismatch prints "na" with the error).
+def todo_uuid(todo_id: int) -> str:
+    """The todos feature's ids are UUIDs: the todo's number, written as one (as the C bench)."""
+    return f"00000000-0000-4000-8000-{todo_id:012d}"
+
+
 def TODOS_TOGGLE(todo_id: int) -> dict[str, Any]:
-    return {"todos": {"element": {"id": todo_id, "action": "toggleCompleted"}}}
+    return {"todos": {"element": {"id": todo_uuid(todo_id), "action": "checkBoxToggled"}}}
 
 
 def todos_store(state: dict[str, Any]) -> tuple[tca.Store | None, str | None]:
     if "todos" not in {f["name"] for f in tca.features()}:
         return None, "needs the todos feature"
     try:
-        store = tca.Store("todos", state)
+        snapshot = {**state, "todos": [{**t, "id": todo_uuid(t["id"])} for t in state["todos"]]}
+        store = tca.Store("todos", snapshot)
         store.send(TODOS_TOGGLE(0))
         store.send(TODOS_TOGGLE(0))
         return store, None

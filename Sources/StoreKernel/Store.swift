@@ -492,11 +492,13 @@ public final class Store<State, Action>: @unchecked Sendable {
   private func finishCall() {
     repeat {
       drain()
+      // NB: no `continue` after the advance: in a repeat-while it would test the loop's condition,
+      // which is false once the advance has run everything, and skip telling the subscribers of
+      // what it changed (an advance queued by a subscriber went unreported until the next call).
       if hot.pointee.pendingAdvance > 0 {
         let nanoseconds = hot.pointee.pendingAdvance
         hot.pointee.pendingAdvance = 0
         _ = runAdvance(nanoseconds)
-        continue
       }
       versionAtEndOfCall()
       let version = hot.pointee.version

@@ -71,6 +71,23 @@ struct Bouncer: Reducer {
   #expect(seen.all.count == 2)
 }
 
+@Test func aSubscriberThatAdvancesTheClockHearsWhatTheAdvanceChanged() {
+  let store = Store(initialState: Timer.State(), reducer: Timer(), clock: .manual)
+  let seen = Recorder<Int>()
+  store.subscribe { _ in
+    let ticks = store.state.ticks
+    seen.append(ticks)
+    // From inside the store: queued, run before the outer call returns.
+    if ticks == 1 { _ = try? store.advance(by: .seconds(2)) }
+  }
+  store.send(.start)
+  store.send(.tick)
+  // The advance fired two ticks; the subscriber heard of them in the same call.
+  #expect(store.state.ticks == 3)
+  #expect(seen.all == [1, 3])
+  store.send(.stopLocally)
+}
+
 @Test func unsubscribeStopsCallbacks() {
   let store = Store(initialState: Bouncer.State(), reducer: Bouncer())
   let seen = Recorder<UInt64>()

@@ -1,6 +1,7 @@
 /* The store functions of tca.h, driven as a host would, including bad input of every kind. */
 #include <stdint.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <tca.h>
 
@@ -29,6 +30,22 @@ static void test_library(void) {
   }
   CHECK(strcmp(tca_status_str(TCA_ERR_REAL_CLOCK), "the store's clock is real") == 0);
   CHECK(tca_last_error() != NULL);
+}
+
+/* The library reads tca_options and writes tca_request at these offsets (StoreExports.swift,
+ * EffectExports.swift). */
+static void test_struct_layouts(void) {
+  CHECK(offsetof(tca_options, version) == 0);
+  CHECK(offsetof(tca_options, clock) == 4);
+  CHECK(offsetof(tca_options, threaded) == 8);
+  CHECK(offsetof(tca_options, seed) == 16);
+  CHECK(sizeof(tca_options) == 24);
+  CHECK(offsetof(tca_request, id) == 0);
+  CHECK(offsetof(tca_request, name) == 8);
+  CHECK(offsetof(tca_request, payload_json) == 16);
+  CHECK(offsetof(tca_request, payload_length) == 24);
+  CHECK(offsetof(tca_request, kind) == 32);
+  CHECK(sizeof(tca_request) == 40);
 }
 
 static void test_thousand_increments(void) {
@@ -305,8 +322,69 @@ static void test_send_n_lengths(void) {
   tca_store_free(store);
 }
 
+static void noop_state(void *userdata, tca_store *store, uint64_t version) {
+  (void)userdata, (void)store, (void)version;
+}
+static void noop_state_json(void *userdata, tca_store *store, uint64_t version, const char *json,
+                            size_t length) {
+  (void)userdata, (void)store, (void)version, (void)json, (void)length;
+}
+static void noop_effect(void *userdata, tca_store *store, uint64_t id, const char *name,
+                        const char *payload, size_t length) {
+  (void)userdata, (void)store, (void)id, (void)name, (void)payload, (void)length;
+}
+static void noop_request(void *userdata, tca_store *store, const tca_request *request) {
+  (void)userdata, (void)store, (void)request;
+}
+
+/* Every function that takes a store, given a NULL, a freed and a foreign handle: an error (or the
+ * documented value), never a crash, and out-parameters cleared. */
+static void test_every_function_checks_its_handle(void) {
+  tca_store *freed = NULL;
+  CHECK_STATUS(tca_store_new("counter", NULL, NULL, &freed), TCA_OK);
+  tca_store_free(freed);
+  long on_stack = 0;
+  tca_store *bad[4] = {NULL, freed, (tca_store *)&on_stack, (tca_store *)(uintptr_t)0x17};
+  for (int i = 0; i < 4; i++) {
+    tca_store *store = bad[i];
+    char *json = (char *)1;
+    size_t length = 99;
+    uint64_t token = 99;
+    uint32_t ran = 99;
+    CHECK_STATUS(tca_store_send(store, "\"incrementButtonTapped\""), TCA_ERR_INVALID_HANDLE);
+    CHECK_STATUS(tca_store_send_n(store, "\"incrementButtonTapped\"", 23), TCA_ERR_INVALID_HANDLE);
+    CHECK_STATUS(tca_store_state(store, &json, &length), TCA_ERR_INVALID_HANDLE);
+    CHECK(json == NULL && length == 0);
+    json = (char *)1;
+    CHECK_STATUS(tca_store_get(store, "/count", &json, &length), TCA_ERR_INVALID_HANDLE);
+    CHECK(json == NULL && length == 0);
+    CHECK(tca_store_version(store) == TCA_VERSION_NONE);
+    CHECK_STATUS(tca_store_subscribe(store, noop_state, NULL, &token), TCA_ERR_INVALID_HANDLE);
+    CHECK(token == 0);
+    CHECK_STATUS(tca_store_subscribe_state(store, noop_state_json, NULL, &token),
+                 TCA_ERR_INVALID_HANDLE);
+    CHECK_STATUS(tca_store_unsubscribe(store, 1), TCA_ERR_INVALID_HANDLE);
+    CHECK_STATUS(tca_store_set_effect_handler(store, noop_effect, NULL, NULL), TCA_ERR_INVALID_HANDLE);
+    CHECK_STATUS(tca_store_set_request_handler(store, noop_request, NULL, NULL),
+                 TCA_ERR_INVALID_HANDLE);
+    CHECK_STATUS(tca_store_respond(store, 1, "\"x\""), TCA_ERR_INVALID_HANDLE);
+    CHECK_STATUS(tca_store_respond_n(store, 1, "\"x\"", 3), TCA_ERR_INVALID_HANDLE);
+    CHECK_STATUS(tca_store_fail(store, 1, "x"), TCA_ERR_INVALID_HANDLE);
+    CHECK_STATUS(tca_store_complete(store, 1), TCA_ERR_INVALID_HANDLE);
+    CHECK_STATUS(tca_store_poll(store, &ran), TCA_ERR_INVALID_HANDLE);
+    CHECK(ran == 0);
+    CHECK_STATUS(tca_store_advance(store, 1), TCA_ERR_INVALID_HANDLE);
+    CHECK(tca_store_next_deadline_ms(store) == -1);
+    CHECK(tca_store_fd(store) == -1);
+    CHECK_CONTAINS(tca_last_error(), "tca_store_fd: ");
+    tca_store_free(store);
+  }
+  CHECK(on_stack == 0);
+}
+
 int main(void) {
   test_library();
+  test_struct_layouts();
   test_thousand_increments();
   test_bad_actions_change_nothing();
   test_store_new_errors();
@@ -316,5 +394,6 @@ int main(void) {
   test_options();
   test_poll_and_fd();
   test_send_n_lengths();
+  test_every_function_checks_its_handle();
   TEST_SUMMARY();
 }
