@@ -19,28 +19,18 @@ VENV      := $(BUILD)/venv
 CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -pedantic -O2
 C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 
-# NB: the Swift runtime is linked statically so libtca.so needs only libc/libstdc++/libm;
-# -z nodelete keeps that runtime mapped after dlclose (its threads would crash otherwise);
-# lld, unlike gold, leaves no local Swift metadata symbols in .dynsym: only tca_* is visible.
-SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
-  -Xlinker -soname -Xlinker libtca.so.$(SOMAJOR) \
-  -Xlinker --version-script=$(CURDIR)/scripts/tca.map \
-  -Xlinker -z -Xlinker nodelete
-
 SWIFT_SOURCES := $(shell find Sources -name '*.swift') Package.swift scripts/tca.map Makefile
 
-.PHONY: all lib demo test test-swift test-c test-python bench install clean
+.PHONY: all lib demo test test-swift test-c test-python test-own-feature bench install clean
 
 all: lib
 
 lib: $(LIB)
 
-$(LIB): $(SWIFT_SOURCES)
-	$(SWIFT) build $(SWIFT_RELEASE) --product tca
-	mkdir -p $(LIBDIR)
-	cp "$$($(SWIFT) build $(SWIFT_RELEASE) --product tca --show-bin-path)/libtca.so" $@
-	ln -sf libtca.so.$(VERSION) $(LIBDIR)/libtca.so.$(SOMAJOR)
-	ln -sf libtca.so.$(SOMAJOR) $(LIBDIR)/libtca.so
+# scripts/build-library.sh says how the library is linked (static Swift runtime, SONAME, tca_*
+# exports only, -z nodelete, -z defs).
+$(LIB): $(SWIFT_SOURCES) scripts/build-library.sh
+	SWIFT=$(SWIFT) scripts/build-library.sh . tca $(VERSION) $(LIBDIR)
 
 # ---- examples ----------------------------------------------------------------------------------
 
@@ -56,7 +46,7 @@ demo: $(BUILD)/examples/counter $(VENV)/.installed
 
 # ---- tests -------------------------------------------------------------------------------------
 
-test: lib test-swift test-c test-python
+test: lib test-swift test-c test-python test-own-feature
 	@echo "== all tests passed"
 
 test-swift:
@@ -125,6 +115,13 @@ $(BENCH)/cbench: Benchmarks/c/bench.c Benchmarks/c/noop.h include/tca.h $(LIB) $
 $(VENV)/.bench: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet $(PYDUX)
 	touch $@
+
+# The template of docs/own-features.md, built out of tree as a user's package would be: its own
+# library (libstopwatch.so), driven from C and from Python through tca.h and the tca package.
+test-own-feature: $(VENV)/.installed
+	@echo "== Own-feature template (examples/own-feature)"
+	$(MAKE) -C examples/own-feature test SWIFT=$(SWIFT) CC=$(CC) \
+	  BUILD=$(CURDIR)/$(BUILD)/own-feature PYTHON=$(CURDIR)/$(VENV)/bin/python
 
 # ---- install -----------------------------------------------------------------------------------
 

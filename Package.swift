@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "JSON", targets: ["JSON"]),
     .library(name: "CBridge", targets: ["CBridge"]),
     .library(name: "Features", targets: ["Features"]),
+    .library(name: "StoreKernelTesting", targets: ["StoreKernelTesting"]),
   ],
   targets: [
     .target(name: "JSON"),
@@ -30,9 +31,10 @@ let package = Package(
       name: "SwiftBench", dependencies: ["JSON", "StoreKernel", "Features"],
       path: "Benchmarks/SwiftBench"),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-    // Test helpers shared by the test targets (the swift-testing failure reporter).
-    .target(name: "TestSupport", dependencies: ["StoreKernel"], path: "Tests/Support"),
-    .testTarget(name: "StoreKernelTests", dependencies: ["StoreKernel", "TestSupport"]),
-    .testTarget(name: "FeaturesTests", dependencies: ["Features", "StoreKernel", "TestSupport"]),
+    // `FailureReporter.swiftTesting`, for TestStores in swift-testing tests (ours and users').
+    .target(name: "StoreKernelTesting", dependencies: ["StoreKernel"]),
+    .testTarget(name: "StoreKernelTests", dependencies: ["StoreKernel", "StoreKernelTesting"]),
+    .testTarget(
+      name: "FeaturesTests", dependencies: ["Features", "StoreKernel", "StoreKernelTesting"]),
   ]
 )

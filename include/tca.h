@@ -66,7 +66,8 @@ const char *tca_version(void);
 /**
  * The features compiled into this library, as a JSON array:
  *   [{"name":"counter","description":"…","requests":[…],"initialState":{…}}, …]
- * Returns a string the caller releases with tca_string_free(), or NULL if out of memory.
+ * Returns a string the caller releases with tca_string_free(), or NULL if out of memory or if
+ * the library's features failed to register (tca_last_error() says why).
  */
 char *tca_features(void);
 

@@ -34,10 +34,7 @@ struct Options {
     let nameBytes = try bytes(of: feature, "feature")
     let name = String(decoding: nameBytes, as: UTF8.self)
     _ = try Options(options)
-    guard let descriptor = FeatureRegistry.feature(named: name) else {
-      let known = FeatureRegistry.features.map(\.name).joined(separator: ", ")
-      throw Failure(.unknownFeature, "no feature named \"\(name)\" (this library has: \(known))")
-    }
+    let descriptor = try LinkedFeatures.feature(named: name)
     let saved = try stateJSON.map { (state) throws(Failure) in try bytes(of: state, "state_json") }
     do throws(JSONError) {
       let store = try descriptor.makeStore(state: saved)
