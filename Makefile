@@ -19,29 +19,19 @@ VENV      := $(BUILD)/venv
 CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -pedantic -O2
 C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 
-# NB: the Swift runtime is linked statically so libtca.so needs only libc/libstdc++/libm;
-# -z nodelete keeps that runtime mapped after dlclose (its threads would crash otherwise);
-# lld, unlike gold, leaves no local Swift metadata symbols in .dynsym: only tca_* is visible.
-SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
-  -Xlinker -soname -Xlinker libtca.so.$(SOMAJOR) \
-  -Xlinker --version-script=$(CURDIR)/scripts/tca.map \
-  -Xlinker -z -Xlinker nodelete
-
 SWIFT_SOURCES := $(shell find Sources -name '*.swift') Package.swift scripts/tca.map Makefile
 
-.PHONY: all lib demo test test-swift test-c test-python python-test-deps venv bench install clean \
+.PHONY: all lib demo test test-swift test-c test-python python-test-deps venv test-own-feature bench install clean \
   abi-check sanitize sanitize-address sanitize-thread examples
 
 all: lib
 
 lib: $(LIB)
 
-$(LIB): $(SWIFT_SOURCES)
-	$(SWIFT) build $(SWIFT_RELEASE) --product tca
-	mkdir -p $(LIBDIR)
-	cp "$$($(SWIFT) build $(SWIFT_RELEASE) --product tca --show-bin-path)/libtca.so" $@
-	ln -sf libtca.so.$(VERSION) $(LIBDIR)/libtca.so.$(SOMAJOR)
-	ln -sf libtca.so.$(SOMAJOR) $(LIBDIR)/libtca.so
+# scripts/build-library.sh says how the library is linked (static Swift runtime, SONAME, tca_*
+# exports only, -z nodelete, -z defs).
+$(LIB): $(SWIFT_SOURCES) scripts/build-library.sh
+	SWIFT=$(SWIFT) scripts/build-library.sh . tca $(VERSION) $(LIBDIR)
 
 # ---- examples ----------------------------------------------------------------------------------
 
@@ -63,7 +53,7 @@ demo: $(C_EXAMPLES) $(VENV)/.installed
 
 # ---- tests -------------------------------------------------------------------------------------
 
-test: lib test-swift test-c test-python
+test: lib test-swift test-c test-python test-own-feature
 	@echo "== all tests passed"
 
 test-swift:
@@ -203,6 +193,13 @@ sanitize-address sanitize-thread: sanitize-%:
 	    || exit 1; \
 	  echo "-- $* $$t"; $(SAN_OPTIONS) $(BUILD)/$*/$$t || exit 1; \
 	done
+
+# The template of docs/own-features.md, built out of tree as a user's package would be: its own
+# library (libstopwatch.so), driven from C and from Python through tca.h and the tca package.
+test-own-feature: $(VENV)/.installed
+	@echo "== Own-feature template (examples/own-feature)"
+	$(MAKE) -C examples/own-feature test SWIFT=$(SWIFT) CC=$(CC) \
+	  BUILD=$(CURDIR)/$(BUILD)/own-feature PYTHON=$(CURDIR)/$(VENV)/bin/python
 
 # ---- install -----------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "JSON", targets: ["JSON"]),
     .library(name: "CBridge", targets: ["CBridge"]),
     .library(name: "Features", targets: ["Features"]),
+    .library(name: "StoreKernelTesting", targets: ["StoreKernelTesting"]),
   ],
   targets: [
     .target(name: "JSON"),
@@ -30,11 +31,12 @@ let package = Package(
       name: "SwiftBench", dependencies: ["JSON", "StoreKernel", "Features"],
       path: "Benchmarks/SwiftBench"),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-    // Test helpers shared by the test targets (the swift-testing failure reporter).
-    .target(name: "TestSupport", dependencies: ["StoreKernel"], path: "Tests/Support"),
-    .testTarget(name: "StoreKernelTests", dependencies: ["StoreKernel", "TestSupport"]),
+    // `FailureReporter.swiftTesting`, for TestStores in swift-testing tests (ours and users').
+    .target(name: "StoreKernelTesting", dependencies: ["StoreKernel"]),
+    .testTarget(name: "StoreKernelTests", dependencies: ["StoreKernel", "StoreKernelTesting"]),
     .testTarget(
-      name: "FeaturesTests", dependencies: ["Features", "StoreKernel", "JSON", "TestSupport"]),
+      name: "FeaturesTests",
+      dependencies: ["Features", "StoreKernel", "JSON", "StoreKernelTesting"]),
     // The C ABI called from Swift, linked with test-only features (a stream, a timer) instead of
     // the built-in ones: see Tests/CBridgeTests/TestFeatures.swift.
     .testTarget(name: "CBridgeTests", dependencies: ["CBridge", "StoreKernel"]),

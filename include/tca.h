@@ -100,7 +100,8 @@ const char *tca_version(void);
  *   [{"name":"counter","description":"…","requests":["numberFact.fetch"],"initialState":{…}}, …]
  * "requests" lists the names of the host requests the feature may make (see
  * tca_store_set_effect_handler). Returns a string the caller releases with tca_string_free(), or
- * NULL if out of memory.
+ * NULL if out of memory or if the library's features failed to register (tca_last_error() says
+ * why).
  */
 char *tca_features(void);
 

@@ -1,22 +1,44 @@
 import JSON
 import StoreKernel
 
-/// The features this library was built with.
-///
-/// NB: the list comes from the library target that links the bridge (`LibTCA` for libtca.so, or
-/// a user's own library), through the symbol below: no static initialisers, no registration order.
-@_silgen_name("libtca_linked_features")
-func linkedFeatures() -> [FeatureDescriptor]
+/// Registers the features of the library that links the bridge: `LibTCA` for libtca.so, or a
+/// user's own library (docs/own-features.md). Defined there, found here by its symbol name.
+@_silgen_name("libtca_register_features")
+func registerLinkedFeatures(_ registry: FeatureRegistry) throws
 
-enum FeatureRegistry {
-  static let features: [FeatureDescriptor] = linkedFeatures()
+/// The features this library offers, registered once on first use.
+enum LinkedFeatures {
+  /// The features, or why registering them failed.
+  private static let registered: Result<[FeatureDescriptor], Failure> = {
+    let registry = FeatureRegistry()
+    do {
+      try registerLinkedFeatures(registry)
+      return .success(registry.seal())
+    } catch {
+      _ = registry.seal()
+      return .failure(Failure(.unknownFeature, "registering this library's features failed: \(error)"))
+    }
+  }()
 
-  static func feature(named name: String) -> FeatureDescriptor? {
-    features.first { $0.name == name }
+  static func all() throws(Failure) -> [FeatureDescriptor] {
+    try registered.get()
+  }
+
+  static func feature(named name: String) throws(Failure) -> FeatureDescriptor {
+    let features = try all()
+    guard let feature = features.first(where: { $0.name == name }) else {
+      let known = features.map(\.name).joined(separator: ", ")
+      throw Failure(.unknownFeature, "no feature named \"\(name)\" (this library has: \(known))")
+    }
+    return feature
   }
 
   /// `[{"name":…,"description":…,"requests":[…],"initialState":{…}}, …]`
-  static let catalogJSON: [UInt8] = {
+  static func catalogJSON() throws(Failure) -> [UInt8] {
+    try catalog.get()
+  }
+
+  private static let catalog: Result<[UInt8], Failure> = registered.map { features in
     let entries: [JSONValue] = features.map { feature in
       .object([
         ("name", .string(feature.name)),
@@ -26,5 +48,5 @@ enum FeatureRegistry {
       ])
     }
     return JSONWriter.write(.array(entries))
-  }()
+  }
 }

@@ -12,7 +12,11 @@ let libraryVersion: StaticString = "0.1.0"
 }
 
 @c public func tca_features() -> UnsafeMutablePointer<CChar>? {
-  try? mallocString(FeatureRegistry.catalogJSON)
+  var catalog: UnsafeMutablePointer<CChar>?
+  _ = exported("tca_features") { () throws(Failure) in
+    catalog = try mallocString(LinkedFeatures.catalogJSON())
+  }
+  return catalog
 }
 
 @c public func tca_string_free(_ string: UnsafeMutablePointer<CChar>?) {

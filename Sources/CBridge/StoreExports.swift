@@ -85,10 +85,7 @@ private func makeStore(
 ) throws(Failure) -> OpaquePointer {
   let name = try text(of: feature, "feature")
   let options = try Options(rawOptions)
-  guard let descriptor = FeatureRegistry.feature(named: name) else {
-    let known = FeatureRegistry.features.map(\.name).joined(separator: ", ")
-    throw Failure(.unknownFeature, "no feature named \"\(name)\" (this library has: \(known))")
-  }
+  let descriptor = try LinkedFeatures.feature(named: name)
   let store: any HostStore
   do throws(JSONError) {
     store = try descriptor.makeStore(

@@ -3,16 +3,14 @@ import StoreKernel
 /// The features the bridge tests' copy of the C ABI is linked with: what the built-in features do
 /// not exercise — a stream (`scores.live`), a fire-and-forget request (`sound.play`), a timer.
 ///
-/// NB: this defines the symbol the bridge reads its features from, as libtca.so's `LibTCA` target
-/// does; the test bundle links CBridge without LibTCA, so these features exist only in the tests,
-/// never in the shipped library.
-@_silgen_name("libtca_linked_features")
-public func testLinkedFeatures() -> [FeatureDescriptor] {
-  [
-    FeatureDescriptor(
-      name: "scores", summary: "Live scores streamed by the host.",
-      requests: ["scores.live", "sound.play"], initialState: Scores.State(), reducer: Scores())
-  ]
+/// NB: this defines the function the bridge registers its features with, as libtca.so's `LibTCA`
+/// target does; the test bundle links CBridge without LibTCA, so these features exist only in the
+/// tests, never in the shipped library.
+@_silgen_name("libtca_register_features")
+public func registerTestFeatures(_ registry: FeatureRegistry) throws {
+  try registry.register(
+    name: "scores", summary: "Live scores streamed by the host.",
+    requests: ["scores.live", "sound.play"], initialState: Scores.State(), reducer: Scores())
 }
 
 struct Scores: Reducer, Sendable {

@@ -1,6 +1,6 @@
 import Features
 import StoreKernel
-import TestSupport
+import StoreKernelTesting
 import Testing
 
 private func counterStore(_ state: Counter.State = .init()) -> TestStore<Counter.State, Counter.Action> {

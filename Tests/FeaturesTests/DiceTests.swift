@@ -1,6 +1,6 @@
 import Features
 import StoreKernel
-import TestSupport
+import StoreKernelTesting
 import Testing
 
 private func diceStore(

@@ -1,6 +1,6 @@
 import Features
 import StoreKernel
-import TestSupport
+import StoreKernelTesting
 import Testing
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import StoreKernel
-@_exported import TestSupport
+@_exported import StoreKernelTesting
 import Testing
 
 /// A thread-safe list, for collecting what callbacks saw.

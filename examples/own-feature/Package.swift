@@ -1,0 +1,30 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// A package of your own features, shipped as a C library with libtca's API (docs/own-features.md).
+// Copy this folder anywhere and point the path below at your checkout of libtca.
+let package = Package(
+  name: "stopwatch",
+  products: [
+    // The C library: `make` turns it into build/lib/libstopwatch.so.0.1.0.
+    .library(name: "stopwatch", type: .dynamic, targets: ["StopwatchLibrary"])
+  ],
+  dependencies: [
+    .package(name: "libtca", path: "../..")
+  ],
+  targets: [
+    // The feature itself: plain StoreKernel code, testable with TestStore.
+    .target(name: "Stopwatch", dependencies: [.product(name: "StoreKernel", package: "libtca")]),
+    // The library: the C bridge, and the one function that registers the features.
+    .target(
+      name: "StopwatchLibrary",
+      dependencies: [
+        "Stopwatch",
+        .product(name: "CBridge", package: "libtca"),
+        .product(name: "Features", package: "libtca"),
+      ]),
+    .testTarget(
+      name: "StopwatchTests",
+      dependencies: ["Stopwatch", .product(name: "StoreKernelTesting", package: "libtca")]),
+  ]
+)

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds a self-contained C library from a SwiftPM dynamic-library product that links libtca's
+# C bridge: libtca.so itself, or a user's own library (docs/own-features.md).
+#
+#   scripts/build-library.sh PACKAGE_DIR PRODUCT VERSION OUTPUT_DIR
+#
+# SCRATCH_PATH, if set, is SwiftPM's build folder (default: PACKAGE_DIR/.build).
+#
+# gives OUTPUT_DIR/libPRODUCT.so.VERSION with SONAME libPRODUCT.so.MAJOR and the links
+# libPRODUCT.so.MAJOR and libPRODUCT.so. The library:
+#   - carries the Swift runtime statically: it needs only libc, libm, libstdc++ and libgcc_s;
+#   - exports only the tca_* functions (scripts/tca.map); lld, unlike gold, leaves no local Swift
+#     metadata symbols in .dynsym;
+#   - is linked -z nodelete: a static Swift runtime must stay mapped after dlclose, or its threads
+#     crash;
+#   - is linked -z defs: a symbol left undefined (a library that forgot its
+#     libtca_register_features) fails here, not when a host loads it.
+set -euo pipefail
+
+if [ $# -ne 4 ]; then
+  echo "usage: $0 PACKAGE_DIR PRODUCT VERSION OUTPUT_DIR" >&2
+  exit 2
+fi
+package=$1 product=$2 version=$3 output=$4
+major=${version%%.*}
+here=$(cd "$(dirname "$0")" && pwd)
+swift=${SWIFT:-swift}
+
+flags=(
+  -c release --package-path "$package" --product "$product"
+  ${SCRATCH_PATH:+--scratch-path "$SCRATCH_PATH"}
+  -Xswiftc -static-stdlib -Xswiftc -use-ld=lld
+  -Xlinker -soname -Xlinker "lib$product.so.$major"
+  -Xlinker "--version-script=$here/tca.map"
+  -Xlinker -z -Xlinker nodelete
+  -Xlinker -z -Xlinker defs
+)
+"$swift" build "${flags[@]}"
+bin=$("$swift" build "${flags[@]}" --show-bin-path)
+
+mkdir -p "$output"
+cp "$bin/lib$product.so" "$output/lib$product.so.$version"
+ln -sf "lib$product.so.$version" "$output/lib$product.so.$major"
+ln -sf "lib$product.so.$major" "$output/lib$product.so"
