@@ -84,7 +84,7 @@ test-c: $(C_TESTS) $(BUILD)/tests/header_c99.o $(BUILD)/tests/header_cxx.o abi-c
 abi-check: $(LIB)
 	@echo "== ABI: tca.h vs the Swift side vs nm -D"
 	$(PYTHON) scripts/check_abi.py include/tca.h \
-	  "$$($(SWIFT) build $(SWIFT_RELEASE) --product tca --show-bin-path)/CBridge.build/include/CBridge-Swift.h" \
+	  "$$($(SWIFT) build -c release --show-bin-path)/CBridge.build/include/CBridge-Swift.h" \
 	  $(LIB)
 
 # The header must compile cleanly as strict C99 and as C++17.
@@ -198,7 +198,7 @@ sanitize-address sanitize-thread: sanitize-%:
 # library (libstopwatch.so), driven from C and from Python through tca.h and the tca package.
 test-own-feature: $(VENV)/.installed
 	@echo "== Own-feature template (examples/own-feature)"
-	$(MAKE) -C examples/own-feature test SWIFT=$(SWIFT) CC=$(CC) \
+	$(MAKE) -C examples/own-feature test SWIFT=$(SWIFT) \
 	  BUILD=$(CURDIR)/$(BUILD)/own-feature PYTHON=$(CURDIR)/$(VENV)/bin/python
 
 # ---- install -----------------------------------------------------------------------------------
