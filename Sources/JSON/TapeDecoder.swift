@@ -76,6 +76,12 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
         return KeyedDecodingContainer(
           ScalarKeyedContainer<Key>(document, at: index, caseKey: caseKey))
       }
+      if document.pointee[index].kind == .string {
+        throw JSONError(
+          .shape, path: document.pointee.pointer(to: index),
+          "\(document.pointee.brief(at: index)) is not a known case (expected a case name or "
+            + "an object)")
+      }
       throw mismatch("an object")
     case .emptyObject:
       return KeyedDecodingContainer(ObjectContainer<Key>(document, object: index, isEmpty: true))

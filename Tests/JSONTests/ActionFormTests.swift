@@ -77,7 +77,7 @@ private enum Action: Codable, Equatable {
     error { () throws(JSONError) in try decode(Action.self, text) }
   }
   #expect(failure(#""jump""#)?.kind == .shape)
-  #expect(failure(#""jump""#)?.description == #"at /: expected an object, found "jump""#)
+  #expect(failure(#""jump""#)?.description == #"at /: "jump" is not a known case (expected a case name or an object)"#)
   #expect(
     failure(#"{"jump":{}}"#)?.description
       == #"at /: expected exactly one known case, found "jump""#)
