@@ -6,41 +6,40 @@ import StoreKernel
 
 // -- the todos feature of the benchmark ----------------------------------------------------------
 //
-// SWITCH-ON (forEach): until the kernel's `forEach` and `IdentifiedArray` land, the 1,000-todo
-// toggle runs through a reducer over a plain array (linear search by id). When they land:
-//   1. make `BenchTodos.State.todos` an `IdentifiedArrayOf<BenchTodo.State>` and give the parent
-//      an action `case todos(IdentifiedActionOf<BenchTodo>)` (or whatever the kernel names it),
-//      with its body `Reduce { … }.forEach(\.todos, action: \.todos) { BenchTodo() }`;
-//   2. make `toggleAction(id:)` return that element action, and `directToggle` mutate
-//      `state.todos[id: id]?.isComplete.toggle()` (the same lookup the store does);
-//   3. set `todosUseForEach = true` so the row loses its "(plain array …)" mark.
-let todosUseForEach = false
+// The 1,000-todo toggle goes through the kernel's `forEach` over an `IdentifiedArray`: the parent
+// routes `{"todos":{"element":{"id":…,"action":"toggle"}}}` to one element's reducer.
+let todosUseForEach = true
+
+extension Todo: Identifiable {}
+
+struct BenchTodo: Reducer {
+  enum Action { case toggle }
+  func reduce(into state: inout Todo, action: Action) -> Effect<Action> {
+    state.isComplete.toggle()
+    return .none
+  }
+}
 
 struct BenchTodos: Reducer {
   struct State {
-    var todos: [Todo]
+    var todos: IdentifiedArrayOf<Todo>
   }
   enum Action {
-    case toggle(id: Int)
+    case todos(IdentifiedActionOf<BenchTodo>)
   }
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case let .toggle(id):
-      directToggle(&state, id: id)
-      return .none
-    }
+  var body: some Reducer<State, Action> {
+    EmptyReducer()
+      .forEach(\.todos, action: Action.todos) { BenchTodo() }
   }
 }
 
 @inline(__always)
-func toggleAction(id: Int) -> BenchTodos.Action { .toggle(id: id) }
+func toggleAction(id: Int) -> BenchTodos.Action { .todos(.element(id: id, action: .toggle)) }
 
-/// The state mutation of one toggle, with the same lookup the reducer does.
+/// The state mutation of one toggle, with the same lookup by id the store does.
 @inline(__always)
 func directToggle(_ state: inout BenchTodos.State, id: Int) {
-  if let index = state.todos.firstIndex(where: { $0.id == id }) {
-    state.todos[index].isComplete.toggle()
-  }
+  state.todos[id: id]?.isComplete.toggle()
 }
 
 // NB: the floors call through these non-inlinable functions: a direct call, not a folded constant.
@@ -74,7 +73,7 @@ func kernelRows() {
     })
   guard counterStore.state.count > 0, counterState.count > 0 else { fail("the counter did not count") }
 
-  let todos = makeTodos(1_000).todos
+  let todos = IdentifiedArrayOf(uniqueElements: makeTodos(1_000).todos)
   let todosStore = Store(initialState: BenchTodos.State(todos: todos), reducer: BenchTodos())
   var todosState = BenchTodos.State(todos: todos)
   let mark = todosUseForEach ? "via forEach" : "(plain array until forEach lands)"
