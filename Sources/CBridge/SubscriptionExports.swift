@@ -19,18 +19,9 @@ struct HostFunction<F>: @unchecked Sendable {
   _ outToken: UnsafeMutablePointer<UInt64>?
 ) -> Int32 {
   exported("tca_store_subscribe") { () throws(Failure) in
-    outToken?.pointee = 0
-    let target = try Handles.store(store)
-    guard let fn else { throw Failure(.invalidArgument, "fn is NULL") }
-    let host = HostFunction(function: fn, userdata: userdata)
-    let (handle, gate) = (target.handle, target.callbacks)
-    let token = try subscribe(target) { subscription in
-      { version in
-        guard subscription.isActive.load(ordering: .acquiring) else { return }
-        gate.run { host.function(host.userdata, handle.pointer, version) }
-      }
+    try subscribe(store, fn, userdata, outToken) { host, target, version in
+      host.function(host.userdata, target.handle.pointer, version)
     }
-    outToken?.pointee = token
   }
 }
 
@@ -39,45 +30,45 @@ struct HostFunction<F>: @unchecked Sendable {
   _ outToken: UnsafeMutablePointer<UInt64>?
 ) -> Int32 {
   exported("tca_store_subscribe_state") { () throws(Failure) in
-    outToken?.pointee = 0
-    let target = try Handles.store(store)
-    guard let fn else { throw Failure(.invalidArgument, "fn is NULL") }
-    let host = HostFunction(function: fn, userdata: userdata)
-    let (handle, gate) = (target.handle, target.callbacks)
-    let token = try subscribe(target) { subscription in
-      { version in
-        guard subscription.isActive.load(ordering: .acquiring) else { return }
-        gate.run {
-          guard let json = target.stateForSubscribers(version: version) else {
-            host.function(host.userdata, handle.pointer, version, nil, 0)
-            return
-          }
-          json.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { text in
-              host.function(host.userdata, handle.pointer, version, text.baseAddress, UInt(text.count - 1))
-            }
-          }
+    try subscribe(store, fn, userdata, outToken) { host, target, version in
+      let handle = target.handle.pointer
+      guard let json = target.stateForSubscribers(version: version) else {
+        host.function(host.userdata, handle, version, nil, 0)
+        return
+      }
+      json.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { text in
+          host.function(host.userdata, handle, version, text.baseAddress, UInt(text.count - 1))
         }
       }
     }
-    outToken?.pointee = token
   }
 }
 
-/// Subscribes the callback `make` returns for a fresh subscription, and records it.
-private func subscribe(
-  _ target: StoreContext,
-  _ make: (Subscription) -> @Sendable (UInt64) -> Void
-) throws(Failure) -> UInt64 {
+/// Subscribes the host's `fn` to `store`: `notify` calls it with each new state version, inside
+/// the store's callback gate, until it is unsubscribed. Sets `outToken` (0 on failure).
+private func subscribe<F>(
+  _ store: OpaquePointer?, _ fn: F?, _ userdata: UnsafeMutableRawPointer?,
+  _ outToken: UnsafeMutablePointer<UInt64>?,
+  notify: @escaping @Sendable (HostFunction<F>, StoreContext, UInt64) -> Void
+) throws(Failure) {
+  outToken?.pointee = 0
+  let target = try Handles.store(store)
+  guard let fn else { throw Failure(.invalidArgument, "fn is NULL") }
+  let host = HostFunction(function: fn, userdata: userdata)
+  let gate = target.callbacks
   let subscription = Subscription()
   let token: UInt64
   do throws(StoreError) {
-    token = try target.store.subscribe(make(subscription))
+    token = try target.store.subscribe { version in
+      guard subscription.isActive.load(ordering: .acquiring) else { return }
+      gate.run { notify(host, target, version) }
+    }
   } catch {
     throw Failure(error)
   }
   target.subscriptions.withLock { $0[token] = subscription }
-  return token
+  outToken?.pointee = token
 }
 
 @c public func tca_store_unsubscribe(_ store: OpaquePointer?, _ token: UInt64) -> Int32 {
