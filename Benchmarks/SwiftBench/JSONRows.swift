@@ -1,4 +1,8 @@
 // Rows 1: libtca's JSON codec vs Foundation's JSONDecoder/JSONEncoder on the same Codable types.
+//
+// Each workload is measured twice: through the types' `JSONCodable` conformances (the direct
+// path, which the built-in features' hot types take) and through their Codable conformances
+// alone (`decodeThroughCodable` / `encodeThroughCodable`: what any Codable type gets).
 
 import Foundation
 import JSON
@@ -6,6 +10,7 @@ import JSON
 func jsonRows() {
   let group = "JSON"
   let foundation = "Foundation.JSONDecoder"
+  let codableNote = "through Codable alone (init(from:)/encode(to:)), no JSONCodable conformance"
 
   // -- decode of a small action into an enum -----------------------------------------------------
   let smallText = #"{"toggle":{"id":3}}"#
@@ -15,15 +20,34 @@ func jsonRows() {
   let foundationEncoder = Foundation.JSONEncoder()
   do {
     let ours = try JSON.JSONDecoder().decode(TodosAction.self, from: smallBytes)
+    let codable = try smallBytes.withUnsafeBufferPointer {
+      try JSON.JSONDecoder().decodeThroughCodable(TodosAction.self, from: $0)
+    }
     let theirs = try foundationDecoder.decode(TodosAction.self, from: smallData)
-    guard ours == .toggle(id: 3), theirs == ours else { fail("small action decoded differently") }
+    guard ours == .toggle(id: 3), codable == ours, theirs == ours else {
+      fail("small action decoded differently")
+    }
   } catch { fail("small action: \(error)") }
 
   measureRow(
     group: group, workload: "decode small action \(smallText)", target: ["speedup": 10],
-    ours: Candidate(label: "JSON.JSONDecoder") { n in
+    ours: Candidate(label: "JSON.JSONDecoder (JSONCodable)") { n in
       let decoder = JSON.JSONDecoder()
       for _ in 0..<n { blackHole(try? decoder.decode(TodosAction.self, from: smallBytes)) }
+    },
+    alt: Candidate(label: foundation, kind: "competitor") { n in
+      for _ in 0..<n { blackHole(try? foundationDecoder.decode(TodosAction.self, from: smallData)) }
+    })
+
+  measureRow(
+    group: group, workload: "decode small action \(smallText), Codable only", note: codableNote,
+    ours: Candidate(label: "JSON.JSONDecoder (Codable)") { n in
+      let decoder = JSON.JSONDecoder()
+      smallBytes.withUnsafeBufferPointer { buffer in
+        for _ in 0..<n {
+          blackHole(try? decoder.decodeThroughCodable(TodosAction.self, from: buffer))
+        }
+      }
     },
     alt: Candidate(label: foundation, kind: "competitor") { n in
       for _ in 0..<n { blackHole(try? foundationDecoder.decode(TodosAction.self, from: smallData)) }
@@ -36,33 +60,61 @@ func jsonRows() {
   do {
     stateBytes = try JSON.JSONEncoder().encode(state)
     stateData = try foundationEncoder.encode(state)
-    // Each side must read what it wrote, and what the other wrote.
-    guard try JSON.JSONDecoder().decode(TodosState.self, from: stateBytes) == state,
+    // Each side must read what it wrote, and what the other wrote; both of our paths must
+    // write the same bytes.
+    let decodedThroughCodable = try stateBytes.withUnsafeBufferPointer {
+      try JSON.JSONDecoder().decodeThroughCodable(TodosState.self, from: $0)
+    }
+    guard try JSON.JSONEncoder().encodeThroughCodable(state) == stateBytes,
+      try JSON.JSONDecoder().decode(TodosState.self, from: stateBytes) == state,
+      decodedThroughCodable == state,
       try JSON.JSONDecoder().decode(TodosState.self, from: Array(stateData)) == state,
       try foundationDecoder.decode(TodosState.self, from: stateData) == state,
       try foundationDecoder.decode(TodosState.self, from: Data(stateBytes)) == state
     else { fail("the 1,000-todo state does not round-trip") }
   } catch { fail("1,000-todo state: \(error)") }
   let size = "\(stateBytes.count / 1024) KB of JSON (Foundation writes \(stateData.count / 1024) KB)"
+  let encodeWithFoundation = Candidate(label: "Foundation.JSONEncoder", kind: "competitor") { n in
+    for _ in 0..<n { blackHole(try? foundationEncoder.encode(state)) }
+  }
+  let decodeWithFoundation = Candidate(label: foundation, kind: "competitor") { n in
+    // NB: each side decodes the bytes its own encoder wrote (same document up to key order).
+    for _ in 0..<n { blackHole(try? foundationDecoder.decode(TodosState.self, from: stateData)) }
+  }
 
   measureRow(
     group: group, workload: "encode 1,000-todo state", note: size, target: ["speedup": 10],
-    ours: Candidate(label: "JSON.JSONEncoder") { n in
+    ours: Candidate(label: "JSON.JSONEncoder (JSONCodable)") { n in
       let encoder = JSON.JSONEncoder()
       for _ in 0..<n { blackHole(try? encoder.encode(state)) }
     },
-    alt: Candidate(label: "Foundation.JSONEncoder", kind: "competitor") { n in
-      for _ in 0..<n { blackHole(try? foundationEncoder.encode(state)) }
-    })
+    alt: encodeWithFoundation)
+
+  measureRow(
+    group: group, workload: "encode 1,000-todo state, Codable only", note: codableNote,
+    ours: Candidate(label: "JSON.JSONEncoder (Codable)") { n in
+      let encoder = JSON.JSONEncoder()
+      for _ in 0..<n { blackHole(try? encoder.encodeThroughCodable(state)) }
+    },
+    alt: encodeWithFoundation)
 
   measureRow(
     group: group, workload: "decode 1,000-todo state", note: size, target: ["speedup": 10],
-    ours: Candidate(label: "JSON.JSONDecoder") { n in
+    ours: Candidate(label: "JSON.JSONDecoder (JSONCodable)") { n in
       let decoder = JSON.JSONDecoder()
       for _ in 0..<n { blackHole(try? decoder.decode(TodosState.self, from: stateBytes)) }
     },
-    alt: Candidate(label: foundation, kind: "competitor") { n in
-      // NB: each side decodes the bytes its own encoder wrote (same document up to key order).
-      for _ in 0..<n { blackHole(try? foundationDecoder.decode(TodosState.self, from: stateData)) }
-    })
+    alt: decodeWithFoundation)
+
+  measureRow(
+    group: group, workload: "decode 1,000-todo state, Codable only", note: codableNote,
+    ours: Candidate(label: "JSON.JSONDecoder (Codable)") { n in
+      let decoder = JSON.JSONDecoder()
+      stateBytes.withUnsafeBufferPointer { buffer in
+        for _ in 0..<n {
+          blackHole(try? decoder.decodeThroughCodable(TodosState.self, from: buffer))
+        }
+      }
+    },
+    alt: decodeWithFoundation)
 }

@@ -16,17 +16,69 @@ public struct JSONDecoder: Sendable {
   public init() {}
 
   public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(JSONError) -> T {
-    try withResult(of: type) { (body) throws(JSONError) in
-      try bytes.withUnsafeBufferPointer { (buffer) throws(JSONError) in
-        try decodeRoot(of: buffer, body)
-      }
+    try bytes.withUnsafeBufferPointer { (buffer) throws(JSONError) in
+      try decode(type, from: buffer)
     }
   }
 
   public func decode<T: Decodable>(
     _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>
   ) throws(JSONError) -> T {
+    // NB: a type that reads itself directly is found at run time here (a cached lookup);
+    // callers that know it statically get the overload below and skip even that.
+    if let direct = T.self as? any JSONDecodable.Type {
+      return try decodeDirectly(direct, as: type, from: buffer)
+    }
+    return try decodeThroughCodable(type, from: buffer)
+  }
+
+  /// Decodes a type that reads itself (``JSONDecodable``): through `init(json:)`, and through
+  /// `init(from:)` on the same scanned document if that declines, so errors are the same.
+  public func decode<T: JSONDecodable>(_ type: T.Type, from bytes: [UInt8]) throws(JSONError) -> T {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(JSONError) in
+      try decode(type, from: buffer)
+    }
+  }
+
+  public func decode<T: JSONDecodable>(
+    _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>
+  ) throws(JSONError) -> T {
+    try Scanner.withDocument(buffer, userInfo: anyUserInfo(userInfo)) {
+      (document) throws(JSONError) -> T in
+      do throws(JSONDeclined) {
+        return try T(json: JSONValueReader(document, at: 0))
+      } catch {
+        return try Self.decodeThroughCodable(type, in: document)
+      }
+    }
+  }
+
+  /// Decodes with `init(from:)` only, even for a type that reads itself directly: the
+  /// reference the direct path is tested and measured against.
+  public func decodeThroughCodable<T: Decodable>(
+    _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>
+  ) throws(JSONError) -> T {
     try withResult(of: type) { (body) throws(JSONError) in try decodeRoot(of: buffer, body) }
+  }
+
+  private func decodeDirectly<Direct: JSONDecodable, T>(
+    _ direct: Direct.Type, as type: T.Type, from buffer: UnsafeBufferPointer<UInt8>
+  ) throws(JSONError) -> T {
+    guard let value = try decode(direct, from: buffer) as? T else {
+      throw JSONError(.shape, "decoded a \(Direct.self), not a \(T.self)")
+    }
+    return value
+  }
+
+  /// `init(from:)` on a document already scanned.
+  private static func decodeThroughCodable<T: Decodable>(
+    _ type: T.Type, in document: UnsafePointer<Document>
+  ) throws(JSONError) -> T {
+    do {
+      return try T(from: TapeDecoder(document, at: 0))
+    } catch {
+      throw JSONError(thrownByInitFrom: error, in: document.pointee)
+    }
   }
 
   public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(JSONError) -> T {
@@ -65,13 +117,20 @@ public struct JSONDecoder: Sendable {
       (document) throws(JSONError) in
       do {
         try body(TapeDecoder(document, at: 0))
-      } catch let error as JSONError {
-        throw error
-      } catch let error as DecodingError {
-        throw JSONError(decoding: error, in: document.pointee)
       } catch {
-        throw JSONError(.shape, "\(error)")
+        throw JSONError(thrownByInitFrom: error, in: document.pointee)
       }
+    }
+  }
+}
+
+extension JSONError {
+  /// What `init(from:)` threw, as a ``JSONError``.
+  init(thrownByInitFrom error: any Error, in document: Document) {
+    switch error {
+    case let error as JSONError: self = error
+    case let error as DecodingError: self.init(decoding: error, in: document)
+    default: self.init(.shape, "\(error)")
     }
   }
 }

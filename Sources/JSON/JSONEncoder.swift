@@ -16,6 +16,36 @@ public struct JSONEncoder: Sendable {
   public init() {}
 
   public func encode<T: Encodable>(_ value: T) throws(JSONError) -> [UInt8] {
+    // NB: a type that writes itself directly is found at run time here (a cached lookup);
+    // callers that know it statically get the overload below and skip even that.
+    if let direct = value as? any JSONEncodable { return try encode(direct) }
+    return try encodeThroughCodable(value)
+  }
+
+  /// Encodes a type that writes itself (``JSONEncodable``): through `encode(json:)`, and
+  /// through `encode(to:)` if that declines (NaN, too deep), which reports the error.
+  public func encode<T: JSONEncodable>(_ value: T) throws(JSONError) -> [UInt8] {
+    // NB: as below, a small value is written on the stack.
+    let bytes = withUnsafeTemporaryAllocation(byteCount: 2048, alignment: 16) {
+      (scratch) -> [UInt8]? in
+      var out = OutputBuffer(startingIn: scratch.bindMemory(to: UInt8.self))
+      let written = withUnsafeMutablePointer(to: &out) { (out) -> Bool in
+        do throws(JSONDeclined) {
+          try value.encode(json: JSONValueWriter(out, depth: 0))
+          return true
+        } catch {
+          return false
+        }
+      }
+      return written ? out.bytes() : nil
+    }
+    if let bytes { return bytes }
+    return try encodeThroughCodable(value)
+  }
+
+  /// Encodes with `encode(to:)` only, even for a type that writes itself directly: the
+  /// reference the direct path is tested and measured against.
+  public func encodeThroughCodable<T: Encodable>(_ value: T) throws(JSONError) -> [UInt8] {
     // NB: a small value is written on the stack: the only allocation is the array returned.
     let result = withUnsafeTemporaryAllocation(byteCount: 2048, alignment: 16) {
       (scratch) -> Result<[UInt8], any Error>? in

@@ -1,0 +1,167 @@
+/// A type that reads itself straight from a scanned JSON document, without Codable's
+/// containers: ``JSONDecoder`` uses `init(json:)` whenever the type has it.
+///
+/// It is an accelerator, not a second format. `init(json:)` may *decline* any input (throw
+/// ``JSONDeclined``), and then the decoder runs `init(from:)` on the same document, which
+/// accepts the value or says exactly what is wrong with it. So errors are the same with or
+/// without a conformance; the one rule is that whatever `init(json:)` accepts, it must decode
+/// to the same value as `init(from:)` (tests check this for every conformance in libtca).
+///
+///     extension Todo: JSONDecodable {
+///       init(json: JSONValueReader) throws(JSONDeclined) {
+///         let object = try json.object()
+///         self.init(
+///           description: try object.decode(String.self, forKey: "description"),
+///           id: try object.decode(Int.self, forKey: "id"),
+///           isComplete: try object.decode(Bool.self, forKey: "isComplete"))
+///       }
+///     }
+///
+/// NB: why it exists: through Codable every keyed container is a generic box that the runtime
+/// looks up in a hash table and allocates, and every case name goes through `allKeys`. Those
+/// costs are Codable's own: a decoder that does nothing at all still pays them. A conformance
+/// pays none of them.
+public protocol JSONDecodable: Decodable {
+  /// Reads the value at `json`, or declines.
+  init(json: JSONValueReader) throws(JSONDeclined)
+}
+
+/// A type that writes itself straight into ``JSONEncoder``'s output, without Codable's
+/// containers: the encoder uses `encode(json:)` whenever the type has it.
+///
+/// It must write exactly the bytes `encode(to:)` makes ``JSONEncoder`` write (members in the
+/// same order, `nil` optionals left out where `encode(to:)` leaves them out). It may decline
+/// (NaN, too deep): the encoder then encodes the value through `encode(to:)`, which reports the
+/// error with its place.
+///
+///     extension Todo: JSONEncodable {
+///       func encode(json: JSONValueWriter) throws(JSONDeclined) {
+///         try json.object { object throws(JSONDeclined) in
+///           object.encode(description, forKey: "description")
+///           object.encode(id, forKey: "id")
+///           object.encode(isComplete, forKey: "isComplete")
+///         }
+///       }
+///     }
+public protocol JSONEncodable: Encodable {
+  /// Writes the value into `json`, or declines.
+  func encode(json: JSONValueWriter) throws(JSONDeclined)
+}
+
+/// A type with both direct paths.
+public typealias JSONCodable = JSONDecodable & JSONEncodable
+
+/// Thrown by `init(json:)` or `encode(json:)` to leave a value to its Codable conformance.
+///
+/// It carries nothing on purpose: the Codable path that runs next finds the place and the
+/// reason, so declining costs no message and no path.
+public struct JSONDeclined: Error, Equatable, Sendable {
+  public init() {}
+}
+
+// MARK: - The standard library's scalars
+
+extension Bool: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.bool() }
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(self) }
+}
+
+extension String: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.string() }
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(self) }
+}
+
+extension Double: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.double() }
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) { try json.write(self) }
+}
+
+extension Float: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.float() }
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) { try json.write(self) }
+}
+
+extension Int: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(self) }
+}
+
+extension Int8: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
+}
+
+extension Int16: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
+}
+
+extension Int32: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
+}
+
+extension Int64: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
+}
+
+extension UInt: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
+}
+
+extension UInt8: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
+}
+
+extension UInt16: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
+}
+
+extension UInt32: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
+}
+
+extension UInt64: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
+}
+
+// MARK: - Optionals and arrays
+
+// NB: as `Optional`'s Codable conformance: `null` is nil, anything else is the wrapped value.
+extension Optional: JSONDecodable where Wrapped: JSONDecodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) {
+    self = json.isNull ? nil : try Wrapped(json: json)
+  }
+}
+
+extension Optional: JSONEncodable where Wrapped: JSONEncodable {
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) {
+    if let self { try self.encode(json: json) } else { json.writeNull() }
+  }
+}
+
+extension Array: JSONDecodable where Element: JSONDecodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) {
+    var elements: [Element] = []
+    let count = try json.arrayCount()
+    elements.reserveCapacity(count)
+    try json.forEachElement { (element) throws(JSONDeclined) in
+      elements.append(try Element(json: element))
+    }
+    self = elements
+  }
+}
+
+extension Array: JSONEncodable where Element: JSONEncodable {
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) {
+    try json.array { (array) throws(JSONDeclined) in
+      for element in self { try array.encode(element) }
+    }
+  }
+}

@@ -1,0 +1,239 @@
+/// A value in a scanned document, as ``JSONDecodable/init(json:)`` reads it.
+///
+/// Every read either returns what `init(from:)` would get from ``JSONDecoder`` for the same
+/// value or declines (``JSONDeclined``); it never guesses. Reading allocates nothing but the
+/// strings and arrays it returns.
+///
+///     let object = try json.object()
+///     let id = try object.decode(Int.self, forKey: "id")
+///
+/// NB: it refers to the document of one `JSONDecoder.decode` call, like ``TapeDecoder``; a
+/// conformance must not keep it after `init(json:)` returns.
+public struct JSONValueReader {
+  let document: UnsafePointer<Document>
+  let index: Int
+
+  init(_ document: UnsafePointer<Document>, at index: Int) {
+    self.document = document
+    self.index = index
+  }
+
+  @inline(__always)
+  private var token: Token { document.pointee[index] }
+
+  /// Decodes a value of a type that reads itself directly.
+  @inline(__always)
+  public func decode<T: JSONDecodable>(_ type: T.Type = T.self) throws(JSONDeclined) -> T {
+    try T(json: self)
+  }
+
+  /// Whether the value is `null`.
+  public var isNull: Bool { token.kind == .null }
+
+  public func bool() throws(JSONDeclined) -> Bool {
+    switch token.kind {
+    case .true: return true
+    case .false: return false
+    default: throw JSONDeclined()
+    }
+  }
+
+  public func string() throws(JSONDeclined) -> String {
+    guard token.kind == .string else { throw JSONDeclined() }
+    return document.pointee.string(at: index)
+  }
+
+  /// The index in `names` of the string the value is (for `String`-backed enums), or declines.
+  ///
+  ///     switch try json.string(in: ["all", "active", "completed"]) { … }
+  public func string(in names: [StaticString]) throws(JSONDeclined) -> Int {
+    guard token.kind == .string else { throw JSONDeclined() }
+    for (position, name) in names.enumerated()
+    where name.withUTF8Buffer({ document.pointee.string(at: index, equals: $0) }) {
+      return position
+    }
+    throw JSONDeclined()
+  }
+
+  /// A whole number in `T`'s range (`1e2` and `1.0` are whole, as for `init(from:)`).
+  public func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(JSONDeclined) -> T {
+    let token = self.token
+    guard token.kind == .number,
+      let value = NumberParsing.integer(
+        type, from: document.pointee.text(at: index), flags: token.flags)
+    else { throw JSONDeclined() }
+    return value
+  }
+
+  public func double() throws(JSONDeclined) -> Double {
+    let token = self.token
+    guard token.kind == .number,
+      let value = NumberParsing.double(from: document.pointee.text(at: index), flags: token.flags)
+    else { throw JSONDeclined() }
+    return value
+  }
+
+  public func float() throws(JSONDeclined) -> Float {
+    let token = self.token
+    guard token.kind == .number,
+      let value = NumberParsing.float(from: document.pointee.text(at: index), flags: token.flags)
+    else { throw JSONDeclined() }
+    return value
+  }
+
+  // MARK: - Containers
+
+  /// The value as an object, as a struct's `init(from:)` reads it.
+  public func object() throws(JSONDeclined) -> JSONObjectReader {
+    guard token.kind == .object else { throw JSONDeclined() }
+    return JSONObjectReader(document: document, object: index)
+  }
+
+  /// The number of elements of the value, an array.
+  public func arrayCount() throws(JSONDeclined) -> Int {
+    guard token.kind == .array else { throw JSONDeclined() }
+    return Int(token.count)
+  }
+
+  /// Calls `body` with each element of the value, an array, in order.
+  public func forEachElement(
+    _ body: (JSONValueReader) throws(JSONDeclined) -> Void
+  ) throws(JSONDeclined) {
+    let token = self.token
+    guard token.kind == .array else { throw JSONDeclined() }
+    var element = index + 1
+    let end = Int(token.end)
+    while element < end {
+      try body(JSONValueReader(document, at: element))
+      element = document.pointee.next(after: element)
+    }
+  }
+
+  /// The value as an enum case in one of the forms `init(from:)` accepts for it
+  /// (docs/wire-format.md): `"name"` or an object with the case name as its only member.
+  ///
+  ///     let action = try json.enumCase()
+  ///     switch action {
+  ///     case "incrementButtonTapped": try action.noPayload(); self = .incrementButtonTapped
+  ///     case "setCount": self = .setCount(try action.payload(Int.self))
+  ///     default: throw JSONDeclined()
+  ///     }
+  ///
+  /// NB: an object with more members (`init(from:)` skips the ones that are not case names)
+  /// is declined, and so is a name that matches no case: `init(from:)` then decides.
+  public func enumCase() throws(JSONDeclined) -> JSONCase {
+    let token = self.token
+    switch token.kind {
+    case .string:
+      return JSONCase(document: document, name: index, payload: nil)
+    case .object where token.count == 1:
+      return JSONCase(document: document, name: index + 1, payload: index + 2)
+    default:
+      throw JSONDeclined()
+    }
+  }
+}
+
+/// An object read as a struct's synthesized `init(from:)` reads it: members by name, in any
+/// order, unknown members ignored.
+public struct JSONObjectReader {
+  let document: UnsafePointer<Document>
+  let object: Int
+
+  @inline(__always)
+  private func find(_ name: StaticString) -> Int? {
+    name.withUTF8Buffer { document.pointee.member(named: $0, in: object) }
+  }
+
+  /// Whether the object has a member `name`.
+  public func contains(_ name: StaticString) -> Bool { find(name) != nil }
+
+  /// The member `name`, as `decode(_:forKey:)` reads it; declines if it is missing.
+  public func decode<T: JSONDecodable>(
+    _ type: T.Type, forKey name: StaticString
+  ) throws(JSONDeclined) -> T {
+    guard let value = find(name) else { throw JSONDeclined() }
+    return try T(json: JSONValueReader(document, at: value))
+  }
+
+  /// The member `name`, as `decodeIfPresent(_:forKey:)` reads it: nil if missing or `null`.
+  public func decodeIfPresent<T: JSONDecodable>(
+    _ type: T.Type, forKey name: StaticString
+  ) throws(JSONDeclined) -> T? {
+    guard let value = find(name), document.pointee[value].kind != .null else { return nil }
+    return try T(json: JSONValueReader(document, at: value))
+  }
+
+  /// The member `name` for a reader of its own (`nil` if it is missing).
+  public func member(_ name: StaticString) -> JSONValueReader? {
+    find(name).map { JSONValueReader(document, at: $0) }
+  }
+}
+
+/// An enum case as ``JSONValueReader/enumCase()`` found it: its name, and its payload unless
+/// it was given as a bare name. Match the name with a `switch` over string literals.
+public struct JSONCase {
+  let document: UnsafePointer<Document>
+  /// The string token of the name.
+  let name: Int
+  /// The payload's token; nil for a bare name (`"increment"`).
+  let payload: Int?
+
+  /// Whether the case name is `pattern`.
+  public static func ~= (pattern: StaticString, value: JSONCase) -> Bool {
+    pattern.withUTF8Buffer { value.document.pointee.string(at: value.name, equals: $0) }
+  }
+
+  /// Checks there is nothing to read: a bare name, or an object (a case without payload
+  /// ignores its members, as `init(from:)` does).
+  public func noPayload() throws(JSONDeclined) {
+    guard let payload else { return }
+    guard document.pointee[payload].kind == .object else { throw JSONDeclined() }
+  }
+
+  /// The single unlabeled payload of a case like `setCount(Int)`, as `decode(_:forKey: ._0)`
+  /// reads it: `{"setCount":{"_0":5}}` or the shorthand `{"setCount":5}`. For an optional
+  /// payload use ``payloadIfPresent(_:)``.
+  public func payload<T: JSONDecodable>(_ type: T.Type) throws(JSONDeclined) -> T {
+    try T(json: JSONValueReader(document, at: try payloadValue()))
+  }
+
+  /// The single unlabeled optional payload of a case like `setName(String?)`, as
+  /// `decodeIfPresent(_:forKey: ._0)` reads it: `{}` and `null` are nil.
+  public func payloadIfPresent<T: JSONDecodable>(_ type: T.Type) throws(JSONDeclined) -> T? {
+    guard let payload else { throw JSONDeclined() }
+    if document.pointee[payload].kind == .object && document.pointee[payload].count == 0 {
+      return nil
+    }
+    let value = try payloadValue()
+    if document.pointee[value].kind == .null { return nil }
+    return try T(json: JSONValueReader(document, at: value))
+  }
+
+  /// The labeled payload of a case like `toggle(id: Int)`: `{"toggle":{"id":3}}`.
+  public func labeled() throws(JSONDeclined) -> JSONObjectReader {
+    guard let payload, document.pointee[payload].kind == .object else { throw JSONDeclined() }
+    return JSONObjectReader(document: document, object: payload)
+  }
+
+  /// The token of an unlabeled payload: the `_0` member of an object that has only that one,
+  /// or the object or value itself (the shorthand).
+  private func payloadValue() throws(JSONDeclined) -> Int {
+    guard let payload else { throw JSONDeclined() }
+    let token = document.pointee[payload]
+    guard token.kind == .object, token.count > 0 else { return payload }
+    let wrapped: StaticString = "_0"
+    let isWrapped = wrapped.withUTF8Buffer {
+      document.pointee.string(at: payload + 1, equals: $0)
+    }
+    if isWrapped {
+      guard token.count == 1 else { throw JSONDeclined() }
+      return payload + 2
+    }
+    // NB: `{"_0":…}` anywhere but first, or with other members: `init(from:)` decides.
+    guard !JSONObjectReader(document: document, object: payload).contains("_0") else {
+      throw JSONDeclined()
+    }
+    return payload
+  }
+}

@@ -1,0 +1,171 @@
+/// Where ``JSONEncodable/encode(json:)`` writes a value: straight into ``JSONEncoder``'s
+/// output, in the canonical form of the wire format (docs/wire-format.md).
+///
+///     try json.object { object throws(JSONDeclined) in
+///       object.encode(count, forKey: "count")
+///       try object.encodeIfPresent(numberFact, forKey: "numberFact")
+///     }
+///
+/// A writer writes one value. Write exactly one (an ``object(_:)``, an ``array(_:)``, an
+/// ``enumCase(_:)``, a scalar); the encoder checks nothing more.
+///
+/// NB: a handle on the encoder's buffer (a pointer and the nesting depth): passing it around
+/// copies two words and counts no references.
+public struct JSONValueWriter {
+  let out: UnsafeMutablePointer<OutputBuffer>
+  let depth: Int
+
+  init(_ out: UnsafeMutablePointer<OutputBuffer>, depth: Int) {
+    self.out = out
+    self.depth = depth
+  }
+
+  /// Writes a value of a type that writes itself directly.
+  @inline(__always)
+  public func encode<T: JSONEncodable>(_ value: T) throws(JSONDeclined) {
+    try value.encode(json: self)
+  }
+
+  public func write(_ value: Bool) {
+    value ? out.pointee.append("true") : out.pointee.append("false")
+  }
+
+  public func write(_ value: String) { out.pointee.appendString(value) }
+
+  public func write(_ value: Int) { out.pointee.appendInteger(value) }
+
+  public func write<T: FixedWidthInteger>(integer value: T) { out.pointee.appendInteger(value) }
+
+  /// Declines NaN and the infinities: `encode(to:)` then reports them with their place.
+  public func write(_ value: Double) throws(JSONDeclined) {
+    guard value.isFinite else { throw JSONDeclined() }
+    out.pointee.appendDouble(value)
+  }
+
+  public func write(_ value: Float) throws(JSONDeclined) {
+    guard value.isFinite else { throw JSONDeclined() }
+    out.pointee.appendFloat(value)
+  }
+
+  public func writeNull() { out.pointee.append("null") }
+
+  // MARK: - Containers
+
+  /// Writes an object whose members `body` writes, in the order it writes them. Member names
+  /// must differ (the encoder does not check).
+  public func object(
+    _ body: (inout JSONObjectWriter) throws(JSONDeclined) -> Void
+  ) throws(JSONDeclined) {
+    var object = JSONObjectWriter(try nested())
+    out.pointee.append(ASCII.openBrace)
+    try body(&object)
+    out.pointee.append(ASCII.closeBrace)
+  }
+
+  /// Writes an array whose elements `body` writes.
+  public func array(
+    _ body: (inout JSONArrayWriter) throws(JSONDeclined) -> Void
+  ) throws(JSONDeclined) {
+    var array = JSONArrayWriter(try nested())
+    out.pointee.append(ASCII.openBracket)
+    try body(&array)
+    out.pointee.append(ASCII.closeBracket)
+  }
+
+  /// Writes an enum case without payload as Swift synthesizes it: `{"name":{}}`.
+  public func enumCase(_ name: StaticString) throws(JSONDeclined) {
+    try object { (object) throws(JSONDeclined) in
+      try object.object(forKey: name) { _ in }
+    }
+  }
+
+  /// Writes an enum case with one unlabeled payload: `{"name":{"_0":…}}`.
+  public func enumCase<T: JSONEncodable>(
+    _ name: StaticString, payload: T
+  ) throws(JSONDeclined) {
+    try enumCase(name) { (payloadObject) throws(JSONDeclined) in
+      try payloadObject.encode(payload, forKey: "_0")
+    }
+  }
+
+  /// Writes an enum case whose payload object `body` writes: `{"toggle":{"id":3}}`; for an
+  /// optional payload `{"setName":{}}` when it is nil.
+  public func enumCase(
+    _ name: StaticString, _ body: (inout JSONObjectWriter) throws(JSONDeclined) -> Void
+  ) throws(JSONDeclined) {
+    try object { (object) throws(JSONDeclined) in try object.object(forKey: name, body) }
+  }
+
+  /// A writer one level deeper; declines past ``JSONParser/maxDepth`` as `encode(to:)` fails.
+  @inline(__always)
+  private func nested() throws(JSONDeclined) -> JSONValueWriter {
+    guard depth < JSONParser.maxDepth else { throw JSONDeclined() }
+    return JSONValueWriter(out, depth: depth + 1)
+  }
+}
+
+/// The members of an object being written, in order.
+public struct JSONObjectWriter {
+  let writer: JSONValueWriter
+  private var count = 0
+
+  init(_ writer: JSONValueWriter) { self.writer = writer }
+
+  /// Writes `,"name":` (no comma before the first member).
+  @inline(__always)
+  private mutating func key(_ name: StaticString) -> JSONValueWriter {
+    if count > 0 { writer.out.pointee.append(ASCII.comma) }
+    count += 1
+    name.withUTF8Buffer { writer.out.pointee.appendString(utf8: $0) }
+    writer.out.pointee.append(ASCII.colon)
+    return writer
+  }
+
+  public mutating func encode<T: JSONEncodable>(
+    _ value: T, forKey name: StaticString
+  ) throws(JSONDeclined) {
+    try value.encode(json: key(name))
+  }
+
+  public mutating func encode(_ value: Bool, forKey name: StaticString) {
+    key(name).write(value)
+  }
+
+  public mutating func encode(_ value: String, forKey name: StaticString) {
+    key(name).write(value)
+  }
+
+  public mutating func encode(_ value: Int, forKey name: StaticString) {
+    key(name).write(value)
+  }
+
+  /// Writes the member unless `value` is nil, as a synthesized `encode(to:)` does for
+  /// optionals (`encodeIfPresent`).
+  public mutating func encodeIfPresent<T: JSONEncodable>(
+    _ value: T?, forKey name: StaticString
+  ) throws(JSONDeclined) {
+    guard let value else { return }
+    try value.encode(json: key(name))
+  }
+
+  /// Writes a member that is an object `body` writes.
+  public mutating func object(
+    forKey name: StaticString, _ body: (inout JSONObjectWriter) throws(JSONDeclined) -> Void
+  ) throws(JSONDeclined) {
+    try key(name).object(body)
+  }
+}
+
+/// The elements of an array being written, in order.
+public struct JSONArrayWriter {
+  let writer: JSONValueWriter
+  private var count = 0
+
+  init(_ writer: JSONValueWriter) { self.writer = writer }
+
+  public mutating func encode<T: JSONEncodable>(_ value: T) throws(JSONDeclined) {
+    if count > 0 { writer.out.pointee.append(ASCII.comma) }
+    count += 1
+    try value.encode(json: writer)
+  }
+}
