@@ -4,6 +4,7 @@
 // Settings come from the environment, the same for the C and Python benchmarks:
 //   BENCH_SAMPLES    samples per candidate (default 41)
 //   BENCH_SAMPLE_MS  target length of one sample in milliseconds (default 120)
+//   BENCH_ONLY       measure only the row with this workload (for profiling)
 
 import Foundation
 
@@ -22,6 +23,7 @@ func nowNanos() -> UInt64 {
 enum Settings {
   static let samples = max(3, environmentInt("BENCH_SAMPLES") ?? 41)
   static let sampleNanos = UInt64(max(1, environmentInt("BENCH_SAMPLE_MS") ?? 120)) * 1_000_000
+  static let only = ProcessInfo.processInfo.environment["BENCH_ONLY"]
 
   private static func environmentInt(_ name: String) -> Int? {
     ProcessInfo.processInfo.environment[name].flatMap { Int($0) }
@@ -80,6 +82,7 @@ func measureRow(
   group: String, workload: String, note: String? = nil, target: [String: Double]? = nil,
   ours: Candidate, alt: Candidate
 ) {
+  if let only = Settings.only, workload != only { return }
   FileHandle.standardError.write("  \(group): \(workload)\n".data(using: .utf8)!)
   let candidates = [ours, alt]
   let iterations = candidates.map { calibrate($0.body) }

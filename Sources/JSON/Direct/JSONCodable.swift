@@ -148,13 +148,26 @@ extension Optional: JSONEncodable where Wrapped: JSONEncodable {
 
 extension Array: JSONDecodable where Element: JSONDecodable {
   public init(json: JSONValueReader) throws(JSONDeclined) {
-    var elements: [Element] = []
     let count = try json.arrayCount()
-    elements.reserveCapacity(count)
-    try json.forEachElement { (element) throws(JSONDeclined) in
-      elements.append(try Element(json: element))
+    let document = json.document
+    var declined = false
+    // NB: written in place, not appended: `append` from this unspecialized code would look
+    // the array's type up at run time for every element.
+    self.init(unsafeUninitializedCapacity: count) { (elements, initialized) in
+      guard let first = elements.baseAddress else { return }
+      var element = json.index + 1
+      while initialized < count {
+        do throws(JSONDeclined) {
+          (first + initialized).initialize(to: try Element(json: JSONValueReader(document, at: element)))
+        } catch {
+          declined = true
+          return
+        }
+        initialized += 1
+        element = document.pointee.next(after: element)
+      }
     }
-    self = elements
+    if declined { throw JSONDeclined() }
   }
 }
 

@@ -156,6 +156,22 @@ public struct JSONObjectReader {
     return try T(json: JSONValueReader(document, at: value))
   }
 
+  // NB: the scalars written out, so the hottest members skip the generic call.
+  public func decode(_ type: String.Type, forKey name: StaticString) throws(JSONDeclined) -> String {
+    guard let value = find(name) else { throw JSONDeclined() }
+    return try JSONValueReader(document, at: value).string()
+  }
+
+  public func decode(_ type: Int.Type, forKey name: StaticString) throws(JSONDeclined) -> Int {
+    guard let value = find(name) else { throw JSONDeclined() }
+    return try JSONValueReader(document, at: value).integer()
+  }
+
+  public func decode(_ type: Bool.Type, forKey name: StaticString) throws(JSONDeclined) -> Bool {
+    guard let value = find(name) else { throw JSONDeclined() }
+    return try JSONValueReader(document, at: value).bool()
+  }
+
   /// The member `name`, as `decodeIfPresent(_:forKey:)` reads it: nil if missing or `null`.
   public func decodeIfPresent<T: JSONDecodable>(
     _ type: T.Type, forKey name: StaticString
