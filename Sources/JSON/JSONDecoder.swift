@@ -61,6 +61,33 @@ public struct JSONDecoder: Sendable {
     try withResult(of: type) { (body) throws(JSONError) in try decodeRoot(of: buffer, body) }
   }
 
+  /// A function that decodes `T`s with this decoder's settings, by the path `T` has: made once,
+  /// it skips the per-call check of ``decode(_:from:)-(_,UnsafeBufferPointer<UInt8>)`` for
+  /// whether `T` reads itself directly.
+  ///
+  ///     let decodeAction = JSONDecoder().decoding(Action.self)
+  ///     let action = try decodeAction(buffer)
+  public func decoding<T: Decodable>(
+    _ type: T.Type
+  ) -> (UnsafeBufferPointer<UInt8>) throws(JSONError) -> T {
+    if let direct = T.self as? any JSONDecodable.Type, let decode = decoding(direct, as: type) {
+      return decode
+    }
+    return { [self] (buffer) throws(JSONError) in try decodeThroughCodable(T.self, from: buffer) }
+  }
+
+  private func decoding<Direct: JSONDecodable, T>(
+    _ direct: Direct.Type, as type: T.Type
+  ) -> ((UnsafeBufferPointer<UInt8>) throws(JSONError) -> T)? {
+    guard Direct.self == T.self else { return nil }
+    let decode: (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Direct = {
+      [self] (buffer) throws(JSONError) in try self.decode(Direct.self, from: buffer)
+    }
+    // NB: `Direct` is `T` (checked above), so the two function types are the same type.
+    return unsafeBitCast(
+      decode, to: ((UnsafeBufferPointer<UInt8>) throws(JSONError) -> T).self)
+  }
+
   private func decodeDirectly<Direct: JSONDecodable, T>(
     _ direct: Direct.Type, as type: T.Type, from buffer: UnsafeBufferPointer<UInt8>
   ) throws(JSONError) -> T {

@@ -22,6 +22,26 @@ public struct JSONEncoder: Sendable {
     return try encodeThroughCodable(value)
   }
 
+  /// A function that encodes `T`s with this encoder's settings, by the path `T` has: made once,
+  /// it skips the per-call check of ``encode(_:)`` for whether `T` writes itself directly.
+  public func encoding<T: Encodable>(_ type: T.Type) -> (T) throws(JSONError) -> [UInt8] {
+    if let direct = T.self as? any JSONEncodable.Type, let encode = encoding(direct, as: type) {
+      return encode
+    }
+    return { [self] (value) throws(JSONError) in try encodeThroughCodable(value) }
+  }
+
+  private func encoding<Direct: JSONEncodable, T>(
+    _ direct: Direct.Type, as type: T.Type
+  ) -> ((T) throws(JSONError) -> [UInt8])? {
+    guard Direct.self == T.self else { return nil }
+    let encode: (Direct) throws(JSONError) -> [UInt8] = {
+      [self] (value) throws(JSONError) in try self.encode(value)
+    }
+    // NB: `Direct` is `T` (checked above), so the two function types are the same type.
+    return unsafeBitCast(encode, to: ((T) throws(JSONError) -> [UInt8]).self)
+  }
+
   /// Encodes a type that writes itself (``JSONEncodable``): through `encode(json:)`, and
   /// through `encode(to:)` if that declines (NaN, too deep), which reports the error.
   public func encode<T: JSONEncodable>(_ value: T) throws(JSONError) -> [UInt8] {

@@ -14,9 +14,12 @@ public struct FeatureDescriptor: Sendable {
   public let requests: [String]
   /// The default state, encoded.
   public let initialStateJSON: [UInt8]
-  private let make:
+  @usableFromInline let make:
     @Sendable (UnsafeBufferPointer<UInt8>?, StoreOptions) throws(JSONError) -> any HostStore
 
+  // NB: inlinable so that the store and its JSON paths are made where the feature's types are
+  // known (see `JSONStore`): its stores' `send` is then specialized, not generic.
+  @inlinable
   public init<R: Reducer & Sendable>(
     name: String,
     summary: String,
@@ -43,7 +46,7 @@ public struct FeatureDescriptor: Sendable {
         store = Store(
           initialState: state, reducer: reducer, clock: options.clock, seed: options.seed)
       }
-      return JSONStore(store: store)
+      return hosting(store)
     }
   }
 

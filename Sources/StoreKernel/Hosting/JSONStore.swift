@@ -1,30 +1,69 @@
 import JSON
 
+/// A store of a feature as hosts drive it: `store`, with actions decoded from JSON and the
+/// state encoded to JSON.
+///
+/// NB: inlined where the feature's types are known (``FeatureDescriptor``), so that the two
+/// hot paths, decoding and sending an action and encoding the state, are closures formed here
+/// and specialized there, using the types' direct JSON paths (``JSONCodable``) when they have
+/// them. ``JSONStore``'s own methods are generic and run unspecialized.
+@inlinable
+func hosting<State: Codable & Equatable, Action: Decodable>(
+  _ store: Store<State, Action>
+) -> any HostStore {
+  let decodeAction = JSONDecoder().decoding(Action.self)
+  return makeJSONStore(
+    store,
+    sendJSON: { [store] (action) throws(StoreError) in
+      guard !store.isClosed else { throw .closed }
+      // NB: decode before entering the store: a bad action changes nothing and blocks no one.
+      let decoded: Action
+      do throws(JSONError) {
+        decoded = try decodeAction(action)
+      } catch {
+        throw .json(error)
+      }
+      store.send(decoded)
+    },
+    encodeState: JSONEncoder().encoding(State.self))
+}
+
+@usableFromInline
+func makeJSONStore<State: Codable & Equatable, Action: Decodable>(
+  _ store: Store<State, Action>,
+  sendJSON: @escaping (UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void,
+  encodeState: @escaping (State) throws(JSONError) -> [UInt8]
+) -> any HostStore {
+  JSONStore(store: store, sendJSON: sendJSON, encodeState: encodeState)
+}
+
 /// A ``Store`` whose state and actions are Codable, driven with JSON: the ``HostStore`` of every
-/// feature.
+/// feature (made by ``hosting(_:)``).
 final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore, @unchecked Sendable
 {
   // NB: `@unchecked Sendable`: the store serializes itself; the cache is behind its own lock.
   private let store: Store<State, Action>
+  private let sendJSON: (UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void
+  private let encodeState: (State) throws(JSONError) -> [UInt8]
   // NB: a PlainLock, not a `Mutex`: ThreadSanitizer sees pthread mutexes, not Mutex's futex, and
   // reported the cache's reads and writes from different threads as races (`make sanitize`).
   private let cacheLock = PlainLock()
   private var cache: (version: UInt64, json: [UInt8])?
 
-  init(store: Store<State, Action>) { self.store = store }
+  init(
+    store: Store<State, Action>,
+    sendJSON: @escaping (UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void,
+    encodeState: @escaping (State) throws(JSONError) -> [UInt8]
+  ) {
+    self.store = store
+    self.sendJSON = sendJSON
+    self.encodeState = encodeState
+  }
 
   deinit { store.close() }
 
   func send(json action: UnsafeBufferPointer<UInt8>) throws(StoreError) {
-    guard !store.isClosed else { throw .closed }
-    // NB: decode before entering the store: a bad action changes nothing and blocks no one.
-    let decoded: Action
-    do throws(JSONError) {
-      decoded = try JSONDecoder().decode(Action.self, from: action)
-    } catch {
-      throw .json(error)
-    }
-    store.send(decoded)
+    try sendJSON(action)
   }
 
   func stateJSON() throws(StoreError) -> [UInt8] {
@@ -34,7 +73,7 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
     let (state, stateVersion) = store.stateAndVersion
     let json: [UInt8]
     do throws(JSONError) {
-      json = try JSONEncoder().encode(state)
+      json = try encodeState(state)
     } catch {
       throw .json(error)
     }
