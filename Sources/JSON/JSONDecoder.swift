@@ -43,13 +43,16 @@ public struct JSONDecoder: Sendable {
   public func decode<T: JSONDecodable>(
     _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>
   ) throws(JSONError) -> T {
+    try T.decodeJSON(from: buffer, with: self)
+  }
+
+  /// Scans `buffer` and calls `body` with its root value.
+  @usableFromInline
+  func scan(
+    _ buffer: UnsafeBufferPointer<UInt8>, _ body: (JSONValueReader) throws(JSONError) -> Void
+  ) throws(JSONError) {
     try Scanner.withDocument(buffer, userInfo: anyUserInfo(userInfo)) {
-      (document) throws(JSONError) -> T in
-      do throws(JSONDeclined) {
-        return try T(json: JSONValueReader(document, at: 0))
-      } catch {
-        return try Self.decodeThroughCodable(type, in: document)
-      }
+      (document) throws(JSONError) in try body(JSONValueReader(document, at: 0))
     }
   }
 
@@ -81,7 +84,7 @@ public struct JSONDecoder: Sendable {
   ) -> ((UnsafeBufferPointer<UInt8>) throws(JSONError) -> T)? {
     guard Direct.self == T.self else { return nil }
     let decode: (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Direct = {
-      [self] (buffer) throws(JSONError) in try self.decode(Direct.self, from: buffer)
+      [self] (buffer) throws(JSONError) in try Direct.decodeJSON(from: buffer, with: self)
     }
     // NB: `Direct` is `T` (checked above), so the two function types are the same type.
     return unsafeBitCast(
@@ -97,16 +100,6 @@ public struct JSONDecoder: Sendable {
     return value
   }
 
-  /// `init(from:)` on a document already scanned.
-  private static func decodeThroughCodable<T: Decodable>(
-    _ type: T.Type, in document: UnsafePointer<Document>
-  ) throws(JSONError) -> T {
-    do {
-      return try T(from: TapeDecoder(document, at: 0))
-    } catch {
-      throw JSONError(thrownByInitFrom: error, in: document.pointee)
-    }
-  }
 
   public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(JSONError) -> T {
     try decode(type, from: JSONWriter.write(value))

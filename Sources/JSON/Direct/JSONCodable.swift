@@ -24,6 +24,34 @@
 public protocol JSONDecodable: Decodable {
   /// Reads the value at `json`, or declines.
   init(json: JSONValueReader) throws(JSONDeclined)
+
+  /// Scans `buffer` and decodes a value: through `init(json:)`, and through `init(from:)` on
+  /// the same scanned document if that declines. Provided; do not implement it.
+  ///
+  /// NB: a requirement rather than a plain function so that the provided body runs
+  /// specialized for each conforming type (its witness is made where the type is known), with
+  /// no run-time type lookups: this is the path of `tca_store_send`.
+  static func decodeJSON(
+    from buffer: UnsafeBufferPointer<UInt8>, with decoder: JSONDecoder
+  ) throws(JSONError) -> Self
+}
+
+extension JSONDecodable {
+  @inlinable
+  public static func decodeJSON(
+    from buffer: UnsafeBufferPointer<UInt8>, with decoder: JSONDecoder
+  ) throws(JSONError) -> Self {
+    var result: Self?
+    try decoder.scan(buffer) { (root) throws(JSONError) in
+      do throws(JSONDeclined) {
+        result = try Self(json: root)
+      } catch {
+        result = try root.decodeThroughCodable(Self.self)
+      }
+    }
+    guard let result else { throw JSONError(.shape, "nothing was decoded") }
+    return result
+  }
 }
 
 /// A type that writes itself straight into ``JSONEncoder``'s output, without Codable's

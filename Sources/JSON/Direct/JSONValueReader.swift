@@ -21,6 +21,17 @@ public struct JSONValueReader {
   @inline(__always)
   private var token: Token { document.pointee[index] }
 
+  /// The value decoded with `init(from:)`, as ``JSONDecoder`` decodes a type that does not
+  /// read itself directly.
+  @usableFromInline
+  func decodeThroughCodable<T: Decodable>(_ type: T.Type) throws(JSONError) -> T {
+    do {
+      return try T(from: TapeDecoder(document, at: index))
+    } catch {
+      throw JSONError(thrownByInitFrom: error, in: document.pointee)
+    }
+  }
+
   /// Decodes a value of a type that reads itself directly.
   @inline(__always)
   public func decode<T: JSONDecodable>(_ type: T.Type = T.self) throws(JSONDeclined) -> T {
