@@ -7,7 +7,7 @@ import StoreKernel
 /// reused, so a stale handle can never reach a newer store.
 enum Handles {
   private struct Table {
-    var stores: [UInt: StoreContext] = [:]
+    var stores = TokenTable<StoreContext>()
     var nextToken: UInt = 1
   }
 
@@ -26,7 +26,7 @@ enum Handles {
 
   /// Makes `context.handle` name `context`.
   static func insert(_ context: StoreContext) {
-    table.withLock { $0.stores[context.handle.token] = context }
+    table.withLock { $0.stores.insert(context, for: context.handle.token) }
   }
 
   static func store(_ handle: OpaquePointer?) throws(Failure) -> StoreContext {
@@ -40,7 +40,7 @@ enum Handles {
   /// Removes the store; returns it so the caller can close it outside the lock.
   static func remove(_ handle: OpaquePointer?) -> StoreContext? {
     guard let handle else { return nil }
-    return table.withLock { $0.stores.removeValue(forKey: token(handle)) }
+    return table.withLock { $0.stores.remove(token(handle)) }
   }
 
   private static func token(_ handle: OpaquePointer) -> UInt {

@@ -10,10 +10,13 @@ import Musl
 /// every access it guards as a race (`make sanitize`); pthread mutexes are intercepted.
 final class Locked<Value>: @unchecked Sendable {
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var value: Value
+  // NB: behind a pointer, not a stored `var`: every access to a class's `var` pays a run-time
+  // exclusivity check, and the mutex already makes access exclusive.
+  private let value: UnsafeMutablePointer<Value>
 
   init(_ value: Value) {
-    self.value = value
+    self.value = .allocate(capacity: 1)
+    self.value.initialize(to: value)
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     pthread_mutex_init(mutex, nil)
@@ -23,12 +26,14 @@ final class Locked<Value>: @unchecked Sendable {
     pthread_mutex_destroy(mutex)
     mutex.deinitialize(count: 1)
     mutex.deallocate()
+    value.deinitialize(count: 1)
+    value.deallocate()
   }
 
   @inline(__always)
   func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
-    return try body(&value)
+    return try body(&value.pointee)
   }
 }
