@@ -22,7 +22,7 @@ let package = Package(
     // epoll) for the store's wake descriptor.
     .target(name: "CSystem"),
     .target(name: "StoreKernel", dependencies: ["JSON", "CSystem"]),
-    .target(name: "Features", dependencies: ["StoreKernel"]),
+    .target(name: "Features", dependencies: ["StoreKernel", "JSON"]),
     .target(name: "CBridge", dependencies: ["StoreKernel", "JSON"]),
     .target(name: "LibTCA", dependencies: ["CBridge", "Features"]),
     // `make bench`: the Swift half of the benchmarks (JSON codec and kernel vs Foundation and a

@@ -13,8 +13,13 @@ let package = Package(
     .package(name: "libtca", path: "../..")
   ],
   targets: [
-    // The feature itself: plain StoreKernel code, testable with TestStore.
-    .target(name: "Stopwatch", dependencies: [.product(name: "StoreKernel", package: "libtca")]),
+    // The feature itself: plain StoreKernel code, testable with TestStore (and JSON for its
+    // actions' direct JSON path, which is optional).
+    .target(
+      name: "Stopwatch",
+      dependencies: [
+        .product(name: "StoreKernel", package: "libtca"), .product(name: "JSON", package: "libtca"),
+      ]),
     // The library: the C bridge, and the one function that registers the features.
     .target(
       name: "StopwatchLibrary",
@@ -25,6 +30,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "StopwatchTests",
-      dependencies: ["Stopwatch", .product(name: "StoreKernelTesting", package: "libtca")]),
+      dependencies: [
+        "Stopwatch", .product(name: "StoreKernelTesting", package: "libtca"),
+        .product(name: "JSON", package: "libtca"),
+      ]),
   ]
 )

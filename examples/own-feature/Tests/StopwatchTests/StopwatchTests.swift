@@ -1,3 +1,4 @@
+import JSON
 import Stopwatch
 import StoreKernel
 import StoreKernelTesting
@@ -40,4 +41,31 @@ import Testing
     $0.elapsedMilliseconds = 0
   }
   store.finish()
+}
+
+@Test func actionsDecodeAndEncodeAlikeOnBothJSONPaths() throws {
+  let inputs = [
+    #""startTapped""#, #"{"stopTapped":{}}"#, #"{"saved":"laps.json"}"#,
+    #"{"saved":{"_0":"laps.json"}}"#, #"{"saveFailed":"disk full"}"#, #""ticked""#,
+    #""jump""#, #"{"saved":3}"#, #"{"lapTapped":true}"#, #""saved""#,
+  ]
+  for input in inputs {
+    let bytes = Array(input.utf8)
+    let direct = Result { () throws(JSONError) in
+      try JSONDecoder().decode(Stopwatch.Action.self, from: bytes)
+    }
+    let codable = Result { () throws(JSONError) in
+      try bytes.withUnsafeBufferPointer { (buffer) throws(JSONError) in
+        try JSONDecoder().decodeThroughCodable(Stopwatch.Action.self, from: buffer)
+      }
+    }
+    #expect(direct == codable, "\(input)")
+  }
+  let actions: [Stopwatch.Action] = [
+    .startTapped, .stopTapped, .lapTapped, .resetTapped, .saveTapped, .ticked, .saved("a"),
+    .saveFailed("b"),
+  ]
+  for action in actions {
+    #expect(try JSONEncoder().encode(action) == JSONEncoder().encodeThroughCodable(action))
+  }
 }
