@@ -156,6 +156,8 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   /// Bumps when the state changes: two reads give the same version exactly when the state did
   /// not change between them (an `Equatable` state is compared with `==`; see ``init``).
+  // NB: inlinable, as `stateAndVersion`, so that a host's reads run specialized for the feature.
+  @inlinable
   public var version: UInt64 {
     locked {
       refreshVersion()
@@ -164,6 +166,7 @@ public final class Store<State, Action>: @unchecked Sendable {
   }
 
   /// The state and its version, read together.
+  @inlinable
   public var stateAndVersion: (state: State, version: UInt64) {
     locked {
       refreshVersion()
@@ -361,7 +364,8 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   /// Runs `body` with the store's parts to itself, without making it a call (no work is run):
   /// directly from inside the store, else under its lock.
-  private func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+  @inlinable
+  func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     if core.isHeldByCurrentThread { return try body() }
     core.gate.lock()
     defer { core.gate.unlock() }

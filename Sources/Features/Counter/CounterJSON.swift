@@ -17,8 +17,8 @@ extension Counter.State: JSONCodable {
   public func encode(json: JSONValueWriter) throws(JSONDeclined) {
     try json.object { (object) throws(JSONDeclined) in
       object.encode(count, forKey: "count")
-      try object.encodeIfPresent(numberFact, forKey: "numberFact")
-      try object.encodeIfPresent(numberFactError, forKey: "numberFactError")
+      object.encodeIfPresent(numberFact, forKey: "numberFact")
+      object.encodeIfPresent(numberFactError, forKey: "numberFactError")
       object.encode(isNumberFactLoading, forKey: "isNumberFactLoading")
     }
   }

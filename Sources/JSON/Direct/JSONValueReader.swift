@@ -191,6 +191,27 @@ public struct JSONObjectReader {
     return try T(json: JSONValueReader(document, at: value))
   }
 
+  public func decodeIfPresent(
+    _ type: String.Type, forKey name: StaticString
+  ) throws(JSONDeclined) -> String? {
+    guard let value = find(name), document.pointee[value].kind != .null else { return nil }
+    return try JSONValueReader(document, at: value).string()
+  }
+
+  public func decodeIfPresent(
+    _ type: Int.Type, forKey name: StaticString
+  ) throws(JSONDeclined) -> Int? {
+    guard let value = find(name), document.pointee[value].kind != .null else { return nil }
+    return try JSONValueReader(document, at: value).integer()
+  }
+
+  public func decodeIfPresent(
+    _ type: Bool.Type, forKey name: StaticString
+  ) throws(JSONDeclined) -> Bool? {
+    guard let value = find(name), document.pointee[value].kind != .null else { return nil }
+    return try JSONValueReader(document, at: value).bool()
+  }
+
   /// The member `name` for a reader of its own (`nil` if it is missing).
   public func member(_ name: StaticString) -> JSONValueReader? {
     find(name).map { JSONValueReader(document, at: $0) }

@@ -148,6 +148,20 @@ public struct JSONObjectWriter {
     try value.encode(json: key(name))
   }
 
+  // NB: the scalars written out, so that the hottest members skip the generic call (and the
+  // run-time lookup of `Optional<T>` it makes).
+  public mutating func encodeIfPresent(_ value: String?, forKey name: StaticString) {
+    if let value { key(name).write(value) }
+  }
+
+  public mutating func encodeIfPresent(_ value: Int?, forKey name: StaticString) {
+    if let value { key(name).write(value) }
+  }
+
+  public mutating func encodeIfPresent(_ value: Bool?, forKey name: StaticString) {
+    if let value { key(name).write(value) }
+  }
+
   /// Writes a member that is an object `body` writes.
   public mutating func object(
     forKey name: StaticString, _ body: (inout JSONObjectWriter) throws(JSONDeclined) -> Void

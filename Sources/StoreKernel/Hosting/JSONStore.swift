@@ -3,10 +3,11 @@ import JSON
 /// A store of a feature as hosts drive it: `store`, with actions decoded from JSON and the
 /// state encoded to JSON.
 ///
-/// NB: inlined where the feature's types are known (``FeatureDescriptor``), so that the two
-/// hot paths, decoding and sending an action and encoding the state, are closures formed here
-/// and specialized there, using the types' direct JSON paths (``JSONCodable``) when they have
-/// them. ``JSONStore``'s own methods are generic and run unspecialized.
+/// NB: inlined where the feature's types are known (``FeatureDescriptor``), so that the hot
+/// paths, decoding and sending an action, reading the version and encoding the state, are
+/// closures formed here and specialized there, using the types' direct JSON paths
+/// (``JSONCodable``) when they have them. ``JSONStore``'s own methods are generic and run
+/// unspecialized: through them, even reading an optional `State` looks its type up at run time.
 @inlinable
 func hosting<State: Codable & Equatable, Action: Decodable>(
   _ store: Store<State, Action>
@@ -25,16 +26,40 @@ func hosting<State: Codable & Equatable, Action: Decodable>(
       }
       store.send(decoded)
     },
-    encodeState: JSONEncoder().encoding(State.self))
+    readVersion: { [store] in store.version },
+    encodeState: { [store, encode = JSONEncoder().encoding(State.self)] () throws(StoreError) in
+      // NB: encode outside the store's lock, from a copy (copy-on-write: no deep copy).
+      let (state, version) = store.stateAndVersion
+      do throws(JSONError) {
+        return EncodedState(version: version, json: try encode(state))
+      } catch {
+        throw .json(error)
+      }
+    })
+}
+
+/// A state as JSON, and the version it is the JSON of.
+@usableFromInline
+struct EncodedState {
+  let version: UInt64
+  let json: [UInt8]
+
+  @usableFromInline
+  init(version: UInt64, json: [UInt8]) {
+    self.version = version
+    self.json = json
+  }
 }
 
 @usableFromInline
 func makeJSONStore<State: Codable & Equatable, Action: Decodable>(
   _ store: Store<State, Action>,
   sendJSON: @escaping (UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void,
-  encodeState: @escaping (State) throws(JSONError) -> [UInt8]
+  readVersion: @escaping () -> UInt64,
+  encodeState: @escaping () throws(StoreError) -> EncodedState
 ) -> any HostStore {
-  JSONStore(store: store, sendJSON: sendJSON, encodeState: encodeState)
+  JSONStore(
+    store: store, sendJSON: sendJSON, readVersion: readVersion, encodeState: encodeState)
 }
 
 /// A ``Store`` whose state and actions are Codable, driven with JSON: the ``HostStore`` of every
@@ -44,19 +69,22 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   // NB: `@unchecked Sendable`: the store serializes itself; the cache is behind its own lock.
   private let store: Store<State, Action>
   private let sendJSON: (UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void
-  private let encodeState: (State) throws(JSONError) -> [UInt8]
+  private let readVersion: () -> UInt64
+  private let encodeState: () throws(StoreError) -> EncodedState
   // NB: a PlainLock, not a `Mutex`: ThreadSanitizer sees pthread mutexes, not Mutex's futex, and
   // reported the cache's reads and writes from different threads as races (`make sanitize`).
   private let cacheLock = PlainLock()
-  private var cache: (version: UInt64, json: [UInt8])?
+  private var cache: EncodedState?
 
   init(
     store: Store<State, Action>,
     sendJSON: @escaping (UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void,
-    encodeState: @escaping (State) throws(JSONError) -> [UInt8]
+    readVersion: @escaping () -> UInt64,
+    encodeState: @escaping () throws(StoreError) -> EncodedState
   ) {
     self.store = store
     self.sendJSON = sendJSON
+    self.readVersion = readVersion
     self.encodeState = encodeState
   }
 
@@ -67,23 +95,16 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   }
 
   func stateJSON() throws(StoreError) -> [UInt8] {
-    let version = store.version
+    let version = readVersion()
     if let cached = cacheLock.withLock({ cache }), cached.version == version { return cached.json }
-    // NB: encode outside the store's lock, from a copy (copy-on-write: no deep copy).
-    let (state, stateVersion) = store.stateAndVersion
-    let json: [UInt8]
-    do throws(JSONError) {
-      json = try encodeState(state)
-    } catch {
-      throw .json(error)
-    }
+    let encoded = try encodeState()
     cacheLock.withLock {
-      if (cache?.version ?? 0) <= stateVersion { cache = (stateVersion, json) }
+      if (cache?.version ?? 0) <= encoded.version { cache = encoded }
     }
-    return json
+    return encoded.json
   }
 
-  var version: UInt64 { store.version }
+  var version: UInt64 { readVersion() }
 
   func subscribe(_ callback: @escaping @Sendable (UInt64) -> Void) throws(StoreError) -> UInt64 {
     guard !store.isClosed else { throw .closed }
