@@ -1,0 +1,138 @@
+import JSON
+import StoreKernel
+
+// The todos feature's direct JSON paths (``JSONCodable``): the same JSON as its Codable
+// conformances, without Codable's containers. `tca_store_send` of a todos action and
+// `tca_store_state` of its state go through them; the kernel's `UUID`, `IdentifiedArray` and
+// `IdentifiedAction` have their own.
+
+extension Todos.Filter: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) {
+    switch try json.string(in: ["all", "active", "completed"]) {
+    case 0: self = .all
+    case 1: self = .active
+    default: self = .completed
+    }
+  }
+
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(rawValue) }
+}
+
+extension Todos.State: JSONCodable {
+  /// As `init(from:)`: missing or `null` members take their defaults; `filteredTodos` (derived)
+  /// is not read.
+  public init(json: JSONValueReader) throws(JSONDeclined) {
+    let object = try json.object()
+    self.init(
+      filter: try object.decodeIfPresent(Todos.Filter.self, forKey: "filter") ?? .all,
+      todos: try object.decodeIfPresent(IdentifiedArrayOf<Todo.State>.self, forKey: "todos")
+        ?? [])
+  }
+
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) {
+    try json.object { (object) throws(JSONDeclined) in
+      try object.encode(filter, forKey: "filter")
+      try object.encode(todos, forKey: "todos")
+      // NB: the same elements as `filteredTodos`, without building its identified array (and
+      // its index) only to write it: `todos` has unique ids, so the filter keeps them all.
+      switch filter {
+      case .all: try object.encode(todos, forKey: "filteredTodos")
+      case .active:
+        try object.encode(todos.elements.filter { !$0.isComplete }, forKey: "filteredTodos")
+      case .completed:
+        try object.encode(todos.elements.filter(\.isComplete), forKey: "filteredTodos")
+      }
+    }
+  }
+}
+
+extension Todos.Action: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) {
+    let action = try json.enumCase()
+    switch action {
+    case "addTodoButtonTapped":
+      try action.noPayload()
+      self = .addTodoButtonTapped
+    case "clearCompletedButtonTapped":
+      try action.noPayload()
+      self = .clearCompletedButtonTapped
+    case "delete":
+      self = .delete(try action.payload([Int].self))
+    case "filterPicked":
+      self = .filterPicked(try action.payload(Todos.Filter.self))
+    case "move":
+      let payload = try action.labeled()
+      self = .move(
+        from: try payload.decode([Int].self, forKey: "from"),
+        to: try payload.decode(Int.self, forKey: "to"))
+    case "sortCompletedTodos":
+      try action.noPayload()
+      self = .sortCompletedTodos
+    case "todos":
+      // NB: the element action given bare is an object (`{"todos":{"element":…}}`), read as
+      // the payload itself since it has no `_0` member, as `init(from:)` reads it.
+      self = .todos(try action.payload(IdentifiedActionOf<Todo>.self))
+    default:
+      throw JSONDeclined()
+    }
+  }
+
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) {
+    switch self {
+    case .addTodoButtonTapped: try json.enumCase("addTodoButtonTapped")
+    case .clearCompletedButtonTapped: try json.enumCase("clearCompletedButtonTapped")
+    case let .delete(offsets): try json.enumCase("delete", payload: offsets)
+    case let .filterPicked(filter): try json.enumCase("filterPicked", payload: filter)
+    case let .move(from, to):
+      try json.enumCase("move") { (payload) throws(JSONDeclined) in
+        try payload.encode(from, forKey: "from")
+        payload.encode(to, forKey: "to")
+      }
+    case .sortCompletedTodos: try json.enumCase("sortCompletedTodos")
+    case let .todos(action): try json.enumCase("todos", payload: action)
+    }
+  }
+}
+
+extension Todo.State: JSONCodable {
+  /// As `init(from:)`: `id` is required; a missing or `null` description or check box takes
+  /// its default.
+  public init(json: JSONValueReader) throws(JSONDeclined) {
+    let object = try json.object()
+    self.init(
+      id: try object.decode(UUID.self, forKey: "id"),
+      description: try object.decodeIfPresent(String.self, forKey: "description") ?? "",
+      isComplete: try object.decodeIfPresent(Bool.self, forKey: "isComplete") ?? false)
+  }
+
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) {
+    try json.object { (object) throws(JSONDeclined) in
+      try object.encode(id, forKey: "id")
+      object.encode(description, forKey: "description")
+      object.encode(isComplete, forKey: "isComplete")
+    }
+  }
+}
+
+extension Todo.Action: JSONCodable {
+  public init(json: JSONValueReader) throws(JSONDeclined) {
+    let action = try json.enumCase()
+    switch action {
+    case "checkBoxToggled":
+      try action.noPayload()
+      self = .checkBoxToggled
+    case "textFieldChanged":
+      self = .textFieldChanged(try action.payload(String.self))
+    default:
+      throw JSONDeclined()
+    }
+  }
+
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) {
+    switch self {
+    case .checkBoxToggled: try json.enumCase("checkBoxToggled")
+    case let .textFieldChanged(description):
+      try json.enumCase("textFieldChanged", payload: description)
+    }
+  }
+}
