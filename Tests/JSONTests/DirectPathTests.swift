@@ -366,3 +366,39 @@ private struct ItemGenerator {
   // NB: the mutations must reach the direct path's decisions, not only the scanner's errors.
   #expect(acceptedMutants > 100)
 }
+
+@Test func everyScalarTypeReadsAndWritesAsThroughCodable() {
+  let numbers = [
+    "0", "-0", "1", "-1", "127", "128", "-129", "255", "256", "300", "32768", "65536",
+    "2147483648", "4294967296", "9223372036854775807", "9223372036854775808",
+    "18446744073709551615", "18446744073709551616", "1e2", "1.0", "1.5", "-1e-400", "1e400",
+    "0.1", "\"1\"", "null", "true",
+  ]
+  for number in numbers {
+    let bytes = Array(number.utf8)
+    expectSameDecoding(Int8.self, bytes)
+    expectSameDecoding(Int16.self, bytes)
+    expectSameDecoding(Int32.self, bytes)
+    expectSameDecoding(Int64.self, bytes)
+    expectSameDecoding(Int.self, bytes)
+    expectSameDecoding(UInt8.self, bytes)
+    expectSameDecoding(UInt16.self, bytes)
+    expectSameDecoding(UInt32.self, bytes)
+    expectSameDecoding(UInt64.self, bytes)
+    expectSameDecoding(UInt.self, bytes)
+    expectSameDecoding(Double.self, bytes)
+    expectSameDecoding(Float.self, bytes)
+    expectSameDecoding(Bool.self, bytes)
+    expectSameDecoding(String.self, bytes)
+    expectSameDecoding(Int?.self, bytes)
+    expectSameDecoding([Int].self, Array("[\(number),\(number)]".utf8))
+  }
+  expectSameEncoding(Int8.min)
+  expectSameEncoding(UInt64.max)
+  expectSameEncoding(Int.min)
+  expectSameEncoding(Float(0.1))
+  expectSameEncoding(Float.nan)
+  expectSameEncoding(-0.0)
+  expectSameEncoding([Int?.none, 3])
+  expectSameEncoding(["a\u{0}b", "\u{7F}é"])
+}

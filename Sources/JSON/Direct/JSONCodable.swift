@@ -109,55 +109,26 @@ extension Float: JSONCodable {
   public func encode(json: JSONValueWriter) throws(JSONDeclined) { try json.write(self) }
 }
 
-extension Int: JSONCodable {
+// NB: every integer width reads and writes alike; the witnesses made from these are
+// specialized for each type.
+extension JSONDecodable where Self: FixedWidthInteger {
   public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
-  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(self) }
 }
 
-extension Int8: JSONCodable {
-  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
+extension JSONEncodable where Self: FixedWidthInteger {
   public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
 }
 
-extension Int16: JSONCodable {
-  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
-  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
-}
-
-extension Int32: JSONCodable {
-  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
-  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
-}
-
-extension Int64: JSONCodable {
-  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
-  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
-}
-
-extension UInt: JSONCodable {
-  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
-  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
-}
-
-extension UInt8: JSONCodable {
-  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
-  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
-}
-
-extension UInt16: JSONCodable {
-  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
-  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
-}
-
-extension UInt32: JSONCodable {
-  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
-  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
-}
-
-extension UInt64: JSONCodable {
-  public init(json: JSONValueReader) throws(JSONDeclined) { self = try json.integer() }
-  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(integer: self) }
-}
+extension Int: JSONCodable {}
+extension Int8: JSONCodable {}
+extension Int16: JSONCodable {}
+extension Int32: JSONCodable {}
+extension Int64: JSONCodable {}
+extension UInt: JSONCodable {}
+extension UInt8: JSONCodable {}
+extension UInt16: JSONCodable {}
+extension UInt32: JSONCodable {}
+extension UInt64: JSONCodable {}
 
 // MARK: - Optionals and arrays
 
