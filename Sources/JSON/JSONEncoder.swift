@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Encodes `Encodable` values as compact JSON text.
 ///
 /// Enums are written in Swift's synthesized form (`{"setCount":{"_0":5}}`), the one canonical
@@ -35,8 +37,14 @@ public struct JSONEncoder: Sendable {
     _ direct: Direct.Type, as type: T.Type
   ) -> ((T) throws(JSONError) -> [UInt8])? {
     guard Direct.self == T.self else { return nil }
+    // NB: the function remembers how long its last output was and starts the next one with
+    // that much room: a large state (a 1,000-todo list) is then written without regrowing.
+    let lastCount = LastCount()
     let encode: (Direct) throws(JSONError) -> [UInt8] = {
-      [self] (value) throws(JSONError) in try self.encode(value)
+      [self] (value) throws(JSONError) in
+      let bytes = try self.encode(value, expectedCount: lastCount.value.load(ordering: .relaxed))
+      lastCount.value.store(bytes.count, ordering: .relaxed)
+      return bytes
     }
     // NB: `Direct` is `T` (checked above), so the two function types are the same type.
     return unsafeBitCast(encode, to: ((T) throws(JSONError) -> [UInt8]).self)
@@ -45,10 +53,14 @@ public struct JSONEncoder: Sendable {
   /// Encodes a type that writes itself (``JSONEncodable``): through `encode(json:)`, and
   /// through `encode(to:)` if that declines (NaN, too deep), which reports the error.
   public func encode<T: JSONEncodable>(_ value: T) throws(JSONError) -> [UInt8] {
-    // NB: as below, a small value is written on the stack.
-    let bytes = withUnsafeTemporaryAllocation(byteCount: 2048, alignment: 16) {
-      (scratch) -> [UInt8]? in
-      var out = OutputBuffer(startingIn: scratch.bindMemory(to: UInt8.self))
+    try encode(value, expectedCount: 0)
+  }
+
+  private func encode<T: JSONEncodable>(
+    _ value: T, expectedCount: Int
+  ) throws(JSONError) -> [UInt8] {
+    func write(into out: consuming OutputBuffer) -> [UInt8]? {
+      var out = out
       let written = withUnsafeMutablePointer(to: &out) { (out) -> Bool in
         do throws(JSONDeclined) {
           try value.encode(json: JSONValueWriter(out, depth: 0))
@@ -59,6 +71,14 @@ public struct JSONEncoder: Sendable {
       }
       return written ? out.bytes() : nil
     }
+    let small = 2048
+    // NB: as below, a small value is written on the stack.
+    let bytes =
+      expectedCount > small
+      ? write(into: OutputBuffer(capacity: expectedCount + expectedCount / 8))
+      : withUnsafeTemporaryAllocation(byteCount: small, alignment: 16) { (scratch) -> [UInt8]? in
+        write(into: OutputBuffer(startingIn: scratch.bindMemory(to: UInt8.self)))
+      }
     if let bytes { return bytes }
     return try encodeThroughCodable(value)
   }
@@ -129,4 +149,9 @@ extension JSONError {
   static var tooDeep: JSONError {
     JSONError(.unencodable, "nesting deeper than \(JSONParser.maxDepth)")
   }
+}
+
+/// The length of an encoding function's last output (see `JSONEncoder.encoding(_:)`).
+private final class LastCount: Sendable {
+  let value = Atomic<Int>(0)
 }

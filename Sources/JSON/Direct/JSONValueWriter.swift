@@ -32,6 +32,10 @@ public struct JSONValueWriter {
 
   public func write(_ value: String) { out.pointee.appendString(value) }
 
+  /// Writes a string given as its UTF-8 bytes (which they must be), quoted and escaped: for a
+  /// type that formats its text on the stack rather than in a `String`.
+  public func write(utf8 text: UnsafeBufferPointer<UInt8>) { out.pointee.appendString(utf8: text) }
+
   public func write(_ value: Int) { out.pointee.appendInteger(value) }
 
   public func write<T: FixedWidthInteger>(integer value: T) { out.pointee.appendInteger(value) }

@@ -46,17 +46,30 @@ public struct UUID: Hashable, Comparable, Sendable, Codable, CustomStringConvert
   }
 
   /// The canonical upper-case form.
-  public var uuidString: String {
-    let hex = Array("0123456789ABCDEF".utf8)
-    var out: [UInt8] = []
-    out.reserveCapacity(36)
-    for index in 0..<32 {
-      if index == 8 || index == 12 || index == 16 || index == 20 { out.append(UInt8(ascii: "-")) }
-      let word = index < 16 ? high : low
-      let shift = UInt64(60 - 4 * (index % 16))
-      out.append(hex[Int((word >> shift) & 0xF)])
+  public var uuidString: String { withText { String(decoding: $0, as: UTF8.self) } }
+
+  /// Calls `body` with the canonical upper-case form as UTF-8, written on the stack.
+  public func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    // NB: 36 bytes in a tuple rather than an array: writing a UUID allocates nothing.
+    var text: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+    return try withUnsafeMutableBytes(of: &text) { (raw) throws -> R in
+      let out = raw.bindMemory(to: UInt8.self)
+      var position = 0
+      for half in 0..<2 {
+        let word = half == 0 ? high : low
+        for byte in 0..<8 {
+          if position == 8 || position == 13 || position == 18 || position == 23 {
+            out[position] = UInt8(ascii: "-")
+            position += 1
+          }
+          let value = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * byte))
+          out[position] = hexDigit(value >> 4)
+          out[position + 1] = hexDigit(value & 0xF)
+          position += 2
+        }
+      }
+      return try body(UnsafeBufferPointer(rebasing: out[0..<36]))
     }
-    return String(decoding: out, as: UTF8.self)
   }
 
   public var description: String { uuidString }
@@ -111,4 +124,10 @@ public struct UUIDGenerator: Sendable {
 
   /// Always `uuid`.
   public static func constant(_ uuid: UUID) -> UUIDGenerator { UUIDGenerator { uuid } }
+}
+
+/// The upper-case hexadecimal digit of `nibble` (0 to 15).
+@inline(__always)
+private func hexDigit(_ nibble: UInt8) -> UInt8 {
+  nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "A") &+ (nibble &- 10)
 }

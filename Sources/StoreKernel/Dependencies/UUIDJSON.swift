@@ -13,5 +13,7 @@ extension UUID: JSONCodable {
     self = uuid
   }
 
-  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(uuidString) }
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) {
+    withText { json.write(utf8: $0) }
+  }
 }
