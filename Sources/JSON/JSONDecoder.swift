@@ -6,9 +6,12 @@
 ///
 ///     let action = try JSONDecoder().decode(Action.self, from: Array(#""increment""#.utf8))
 ///
+/// A type that also reads itself directly (``JSONDecodable``) is decoded through `init(json:)`,
+/// much faster, and through `init(from:)` only where that declines.
+///
 /// NB: it reads in two steps. The ``Scanner`` checks the whole text and lays its values on a
-/// tape (one allocation); then `init(from:)` reads from the tape and the bytes directly, with no
-/// tree of values in between.
+/// tape (one allocation); then `init(json:)` or `init(from:)` reads from the tape and the bytes
+/// directly, with no tree of values in between.
 public struct JSONDecoder: Sendable {
   /// Handed to `init(from:)` as `decoder.userInfo`.
   public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
@@ -65,8 +68,7 @@ public struct JSONDecoder: Sendable {
   }
 
   /// A function that decodes `T`s with this decoder's settings, by the path `T` has: made once,
-  /// it skips the per-call check of ``decode(_:from:)-(_,UnsafeBufferPointer<UInt8>)`` for
-  /// whether `T` reads itself directly.
+  /// it skips the check `decode` makes on every call of whether `T` reads itself directly.
   ///
   ///     let decodeAction = JSONDecoder().decoding(Action.self)
   ///     let action = try decodeAction(buffer)
@@ -99,7 +101,6 @@ public struct JSONDecoder: Sendable {
     }
     return value
   }
-
 
   public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(JSONError) -> T {
     try decode(type, from: JSONWriter.write(value))

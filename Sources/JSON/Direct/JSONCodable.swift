@@ -5,7 +5,8 @@
 /// ``JSONDeclined``), and then the decoder runs `init(from:)` on the same document, which
 /// accepts the value or says exactly what is wrong with it. So errors are the same with or
 /// without a conformance; the one rule is that whatever `init(json:)` accepts, it must decode
-/// to the same value as `init(from:)` (tests check this for every conformance in libtca).
+/// to the same value as `init(from:)` (tests check this for every conformance in libtca). It
+/// sees no `userInfo`: a type whose `init(from:)` depends on it should not adopt this.
 ///
 ///     extension Todo: JSONDecodable {
 ///       init(json: JSONValueReader) throws(JSONDeclined) {
