@@ -31,6 +31,7 @@ public struct FeatureDescriptor: Sendable {
     self.summary = summary
     self.requests = requests
     self.initialStateJSON = (try? JSONEncoder().encode(initialState)) ?? Array("{}".utf8)
+    let coding = FeatureCoding<R.State, R.Action>()
     self.make = { (saved, options) throws(JSONError) -> any HostStore in
       let state =
         try saved.map { (bytes) throws(JSONError) in
@@ -46,7 +47,7 @@ public struct FeatureDescriptor: Sendable {
         store = Store(
           initialState: state, reducer: reducer, clock: options.clock, seed: options.seed)
       }
-      return hosting(store)
+      return hosting(store, coding: coding)
     }
   }
 

@@ -10,12 +10,11 @@ import JSON
 /// unspecialized: through them, even reading an optional `State` looks its type up at run time.
 @inlinable
 func hosting<State: Codable & Equatable, Action: Decodable>(
-  _ store: Store<State, Action>
+  _ store: Store<State, Action>, coding: FeatureCoding<State, Action>
 ) -> any HostStore {
-  let decodeAction = JSONDecoder().decoding(Action.self)
-  return makeJSONStore(
+  makeJSONStore(
     store,
-    sendJSON: { [store] (action) throws(StoreError) in
+    sendJSON: { [store, decodeAction = coding.decodeAction] (action) throws(StoreError) in
       guard !store.isClosed else { throw .closed }
       // NB: decode before entering the store: a bad action changes nothing and blocks no one.
       let decoded: Action
@@ -27,7 +26,7 @@ func hosting<State: Codable & Equatable, Action: Decodable>(
       store.send(decoded)
     },
     readVersion: { [store] in store.version },
-    encodeState: { [store, encode = JSONEncoder().encoding(State.self)] () throws(StoreError) in
+    encodeState: { [store, encode = coding.encodeState] () throws(StoreError) in
       // NB: encode outside the store's lock, from a copy (copy-on-write: no deep copy).
       let (state, version) = store.stateAndVersion
       do throws(JSONError) {
@@ -36,6 +35,22 @@ func hosting<State: Codable & Equatable, Action: Decodable>(
         throw .json(error)
       }
     })
+}
+
+/// How a feature's actions are decoded and its states encoded, by the paths their types have
+/// (``JSONCodable`` or Codable): made once per feature and shared by its stores.
+@usableFromInline
+struct FeatureCoding<State: Encodable, Action: Decodable>: @unchecked Sendable {
+  // NB: `@unchecked Sendable`: the functions capture only coders (Sendable values) and an
+  // atomic length hint.
+  @usableFromInline let decodeAction: (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Action
+  @usableFromInline let encodeState: (State) throws(JSONError) -> [UInt8]
+
+  @inlinable
+  init() {
+    decodeAction = JSONDecoder().decoding(Action.self)
+    encodeState = JSONEncoder().encoding(State.self)
+  }
 }
 
 /// A state as JSON, and the version it is the JSON of.
