@@ -33,14 +33,17 @@ extension Todos.State: JSONCodable {
     try json.object { (object) throws(JSONDeclined) in
       try object.encode(filter, forKey: "filter")
       try object.encode(todos, forKey: "todos")
-      // NB: the same elements as `filteredTodos`, without building its identified array (and
-      // its index) only to write it: `todos` has unique ids, so the filter keeps them all.
-      switch filter {
-      case .all: try object.encode(todos, forKey: "filteredTodos")
-      case .active:
-        try object.encode(todos.elements.filter { !$0.isComplete }, forKey: "filteredTodos")
-      case .completed:
-        try object.encode(todos.elements.filter(\.isComplete), forKey: "filteredTodos")
+      // NB: the elements of `filteredTodos`, written as they are picked: no identified array
+      // (and index) is built only to be written.
+      let filter = self.filter
+      try object.array(forKey: "filteredTodos") { (array) throws(JSONDeclined) in
+        for todo in todos.elements {
+          switch filter {
+          case .all: try array.encode(todo)
+          case .active: if !todo.isComplete { try array.encode(todo) }
+          case .completed: if todo.isComplete { try array.encode(todo) }
+          }
+        }
       }
     }
   }

@@ -166,6 +166,13 @@ public struct JSONObjectWriter {
     if let value { key(name).write(value) }
   }
 
+  /// Writes a member that is an array `body` writes (for a list made as it is written).
+  public mutating func array(
+    forKey name: StaticString, _ body: (inout JSONArrayWriter) throws(JSONDeclined) -> Void
+  ) throws(JSONDeclined) {
+    try key(name).array(body)
+  }
+
   /// Writes a member that is an object `body` writes.
   public mutating func object(
     forKey name: StaticString, _ body: (inout JSONObjectWriter) throws(JSONDeclined) -> Void
