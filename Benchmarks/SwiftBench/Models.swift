@@ -66,17 +66,7 @@ extension Todo: JSONCodable {
   }
 }
 
-extension Filter: JSONCodable {
-  init(json: JSONValueReader) throws(JSONDeclined) {
-    switch try json.string(in: ["all", "active", "completed"]) {
-    case 0: self = .all
-    case 1: self = .active
-    default: self = .completed
-    }
-  }
-
-  func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(rawValue) }
-}
+extension Filter: JSONCodable {}
 
 extension TodosState: JSONCodable {
   init(json: JSONValueReader) throws(JSONDeclined) {

@@ -36,13 +36,7 @@ private enum Command: Codable, Equatable {
   case child(SubCommand)
 }
 
-extension Mode: JSONCodable {
-  init(json: JSONValueReader) throws(JSONDeclined) {
-    self = try json.string(in: ["fast", "slow"]) == 0 ? .fast : .slow
-  }
-
-  func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(rawValue) }
-}
+extension Mode: JSONCodable {}
 
 extension Item: JSONCodable {
   init(json: JSONValueReader) throws(JSONDeclined) {
@@ -62,7 +56,7 @@ extension Item: JSONCodable {
     try json.object { (object) throws(JSONDeclined) in
       object.encode(id, forKey: "id")
       object.encode(title, forKey: "title")
-      try object.encodeIfPresent(note, forKey: "note")
+      object.encodeIfPresent(note, forKey: "note")
       object.encode(done, forKey: "done")
       try object.encode(score, forKey: "score")
       try object.encode(tags, forKey: "tags")
@@ -133,7 +127,7 @@ extension Command: JSONCodable {
       }
     case let .rename(name):
       try json.enumCase("rename") { (payload) throws(JSONDeclined) in
-        try payload.encodeIfPresent(name, forKey: "_0")
+        payload.encodeIfPresent(name, forKey: "_0")
       }
     case let .setTags(tags): try json.enumCase("setTags", payload: tags)
     case let .put(item): try json.enumCase("put", payload: item)

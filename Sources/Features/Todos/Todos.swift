@@ -17,6 +17,15 @@ public struct Todos: Reducer, Sendable {
     case all
     case active
     case completed
+
+    /// Whether the list shows `todo` under this filter.
+    public func shows(_ todo: Todo.State) -> Bool {
+      switch self {
+      case .all: return true
+      case .active: return !todo.isComplete
+      case .completed: return todo.isComplete
+      }
+    }
   }
 
   public struct State: Equatable, Codable, Sendable {
@@ -31,11 +40,7 @@ public struct Todos: Reducer, Sendable {
     /// The todos the view shows under ``filter``, in list order. Encoded with the state, ignored
     /// when a snapshot is decoded.
     public var filteredTodos: IdentifiedArrayOf<Todo.State> {
-      switch filter {
-      case .all: return todos
-      case .active: return todos.filter { !$0.isComplete }
-      case .completed: return todos.filter(\.isComplete)
-      }
+      filter == .all ? todos : todos.filter(filter.shows)
     }
 
     enum CodingKeys: String, CodingKey {

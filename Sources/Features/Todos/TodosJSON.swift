@@ -6,17 +6,8 @@ import StoreKernel
 // `tca_store_state` of its state go through them; the kernel's `UUID`, `IdentifiedArray` and
 // `IdentifiedAction` have their own.
 
-extension Todos.Filter: JSONCodable {
-  public init(json: JSONValueReader) throws(JSONDeclined) {
-    switch try json.string(in: ["all", "active", "completed"]) {
-    case 0: self = .all
-    case 1: self = .active
-    default: self = .completed
-    }
-  }
-
-  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(rawValue) }
-}
+// NB: the raw value, as its Codable conformance (JSONCodable's default for String enums).
+extension Todos.Filter: JSONCodable {}
 
 extension Todos.State: JSONCodable {
   /// As `init(from:)`: missing or `null` members take their defaults; `filteredTodos` (derived)
@@ -37,13 +28,7 @@ extension Todos.State: JSONCodable {
       // (and index) is built only to be written.
       let filter = self.filter
       try object.array(forKey: "filteredTodos") { (array) throws(JSONDeclined) in
-        for todo in todos.elements {
-          switch filter {
-          case .all: try array.encode(todo)
-          case .active: if !todo.isComplete { try array.encode(todo) }
-          case .completed: if todo.isComplete { try array.encode(todo) }
-          }
-        }
+        for todo in todos.elements where filter.shows(todo) { try array.encode(todo) }
       }
     }
   }

@@ -131,6 +131,20 @@ extension UInt16: JSONCodable {}
 extension UInt32: JSONCodable {}
 extension UInt64: JSONCodable {}
 
+// NB: as `RawRepresentable`'s Codable conformance for `String` raw values: the raw value, and
+// an unknown one is left to `init(from:)` to report. Such an enum adopts `JSONCodable` with no
+// code of its own: `extension Filter: JSONCodable {}`.
+extension JSONDecodable where Self: RawRepresentable, RawValue == String {
+  public init(json: JSONValueReader) throws(JSONDeclined) {
+    guard let value = Self(rawValue: try json.string()) else { throw JSONDeclined() }
+    self = value
+  }
+}
+
+extension JSONEncodable where Self: RawRepresentable, RawValue == String {
+  public func encode(json: JSONValueWriter) throws(JSONDeclined) { json.write(rawValue) }
+}
+
 // MARK: - Optionals and arrays
 
 // NB: as `Optional`'s Codable conformance: `null` is nil, anything else is the wrapped value.
