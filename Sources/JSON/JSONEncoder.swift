@@ -20,6 +20,9 @@ public struct JSONEncoder: Sendable {
 
   public init() {}
 
+  /// How much output is written on the stack before the encoder's buffer moves to the heap.
+  private static var stackBytes: Int { 2048 }
+
   public func encode<T: Encodable>(_ value: T) throws(JSONError) -> [UInt8] {
     // NB: a type that writes itself directly is found at run time here (a cached lookup);
     // callers that know it statically get the overload below and skip even that.
@@ -74,12 +77,12 @@ public struct JSONEncoder: Sendable {
       }
       return written ? out.bytes() : nil
     }
-    let small = 2048
     // NB: as below, a small value is written on the stack.
     let bytes =
-      expectedCount > small
+      expectedCount > Self.stackBytes
       ? write(into: OutputBuffer(capacity: expectedCount + expectedCount / 8))
-      : withUnsafeTemporaryAllocation(byteCount: small, alignment: 16) { (scratch) -> [UInt8]? in
+      : withUnsafeTemporaryAllocation(byteCount: Self.stackBytes, alignment: 16) {
+        (scratch) -> [UInt8]? in
         write(into: OutputBuffer(startingIn: scratch.bindMemory(to: UInt8.self)))
       }
     if let bytes { return bytes }
@@ -90,7 +93,7 @@ public struct JSONEncoder: Sendable {
   /// reference the direct path is tested and measured against.
   public func encodeThroughCodable<T: Encodable>(_ value: T) throws(JSONError) -> [UInt8] {
     // NB: a small value is written on the stack: the only allocation is the array returned.
-    let result = withUnsafeTemporaryAllocation(byteCount: 2048, alignment: 16) {
+    let result = withUnsafeTemporaryAllocation(byteCount: Self.stackBytes, alignment: 16) {
       (scratch) -> Result<[UInt8], any Error>? in
       var state = EncodingState(userInfo: anyUserInfo(userInfo), scratch: scratch)
       let thrown = withUnsafeMutablePointer(to: &state) { (state) -> (any Error)? in

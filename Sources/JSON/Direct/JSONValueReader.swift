@@ -54,18 +54,6 @@ public struct JSONValueReader {
     return document.pointee.string(at: index)
   }
 
-  /// The index in `names` of the string the value is (for `String`-backed enums), or declines.
-  ///
-  ///     switch try json.string(in: ["all", "active", "completed"]) { … }
-  public func string(in names: [StaticString]) throws(JSONDeclined) -> Int {
-    guard token.kind == .string else { throw JSONDeclined() }
-    for (position, name) in names.enumerated()
-    where name.withUTF8Buffer({ document.pointee.string(at: index, equals: $0) }) {
-      return position
-    }
-    throw JSONDeclined()
-  }
-
   /// A whole number in `T`'s range (`1e2` and `1.0` are whole, as for `init(from:)`).
   public func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(JSONDeclined) -> T {
     let token = self.token
@@ -156,6 +144,20 @@ public struct JSONObjectReader {
     name.withUTF8Buffer { document.pointee.member(named: $0, in: object) }
   }
 
+  /// The member `name`, which must be there (`decode(_:forKey:)`).
+  @inline(__always)
+  private func required(_ name: StaticString) throws(JSONDeclined) -> JSONValueReader {
+    guard let value = find(name) else { throw JSONDeclined() }
+    return JSONValueReader(document, at: value)
+  }
+
+  /// The member `name` unless it is missing or `null` (`decodeIfPresent(_:forKey:)`).
+  @inline(__always)
+  private func present(_ name: StaticString) -> JSONValueReader? {
+    guard let value = find(name), document.pointee[value].kind != .null else { return nil }
+    return JSONValueReader(document, at: value)
+  }
+
   /// Whether the object has a member `name`.
   public func contains(_ name: StaticString) -> Bool { find(name) != nil }
 
@@ -163,53 +165,46 @@ public struct JSONObjectReader {
   public func decode<T: JSONDecodable>(
     _ type: T.Type, forKey name: StaticString
   ) throws(JSONDeclined) -> T {
-    guard let value = find(name) else { throw JSONDeclined() }
-    return try T(json: JSONValueReader(document, at: value))
+    try T(json: required(name))
   }
 
   // NB: the scalars written out, so the hottest members skip the generic call.
   public func decode(_ type: String.Type, forKey name: StaticString) throws(JSONDeclined) -> String {
-    guard let value = find(name) else { throw JSONDeclined() }
-    return try JSONValueReader(document, at: value).string()
+    try required(name).string()
   }
 
   public func decode(_ type: Int.Type, forKey name: StaticString) throws(JSONDeclined) -> Int {
-    guard let value = find(name) else { throw JSONDeclined() }
-    return try JSONValueReader(document, at: value).integer()
+    try required(name).integer()
   }
 
   public func decode(_ type: Bool.Type, forKey name: StaticString) throws(JSONDeclined) -> Bool {
-    guard let value = find(name) else { throw JSONDeclined() }
-    return try JSONValueReader(document, at: value).bool()
+    try required(name).bool()
   }
 
   /// The member `name`, as `decodeIfPresent(_:forKey:)` reads it: nil if missing or `null`.
   public func decodeIfPresent<T: JSONDecodable>(
     _ type: T.Type, forKey name: StaticString
   ) throws(JSONDeclined) -> T? {
-    guard let value = find(name), document.pointee[value].kind != .null else { return nil }
-    return try T(json: JSONValueReader(document, at: value))
+    guard let value = present(name) else { return nil }
+    return try T(json: value)
   }
 
   public func decodeIfPresent(
     _ type: String.Type, forKey name: StaticString
   ) throws(JSONDeclined) -> String? {
-    guard let value = find(name), document.pointee[value].kind != .null else { return nil }
-    return try JSONValueReader(document, at: value).string()
+    try present(name)?.string()
   }
 
   public func decodeIfPresent(
     _ type: Int.Type, forKey name: StaticString
   ) throws(JSONDeclined) -> Int? {
-    guard let value = find(name), document.pointee[value].kind != .null else { return nil }
-    return try JSONValueReader(document, at: value).integer()
+    try present(name)?.integer()
   }
 
   public func decodeIfPresent(
     _ type: Bool.Type, forKey name: StaticString
   ) throws(JSONDeclined) -> Bool? {
-    guard let value = find(name), document.pointee[value].kind != .null else { return nil }
-    return try JSONValueReader(document, at: value).bool()
+    try present(name)?.bool()
   }
 
   /// The member `name` for a reader of its own (`nil` if it is missing).

@@ -78,7 +78,7 @@ func makeJSONStore<State: Codable & Equatable, Action: Decodable>(
 }
 
 /// A ``Store`` whose state and actions are Codable, driven with JSON: the ``HostStore`` of every
-/// feature (made by ``hosting(_:)``).
+/// feature (made by ``hosting(_:coding:)``).
 final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore, @unchecked Sendable
 {
   // NB: `@unchecked Sendable`: the store serializes itself; the cache is behind its own lock.
