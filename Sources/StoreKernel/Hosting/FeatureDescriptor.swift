@@ -30,13 +30,22 @@ public struct FeatureDescriptor: Sendable {
     self.name = name
     self.summary = summary
     self.requests = requests
-    self.initialStateJSON = (try? JSONEncoder().encode(initialState)) ?? Array("{}".utf8)
+    let initialStateJSON = (try? JSONEncoder().encode(initialState)) ?? Array("{}".utf8)
+    self.initialStateJSON = initialStateJSON
     let coding = FeatureCoding<R.State, R.Action>()
     self.make = { (saved, options) throws(JSONError) -> any HostStore in
-      let state =
-        try saved.map { (bytes) throws(JSONError) in
-          try JSONDecoder().decode(R.State.self, from: bytes)
-        } ?? initialState
+      let state: R.State
+      if let saved {
+        // NB: members the snapshot leaves out take the initial state's values, whatever
+        // decoder the State has (docs/wire-format.md, "Snapshots").
+        if let completed = PartialSnapshot.completed(saved, initialState: initialStateJSON) {
+          state = try JSONDecoder().decode(R.State.self, from: completed)
+        } else {
+          state = try JSONDecoder().decode(R.State.self, from: saved)
+        }
+      } else {
+        state = initialState
+      }
       let store: Store<R.State, R.Action>
       if let trace = options.trace {
         store = Store(

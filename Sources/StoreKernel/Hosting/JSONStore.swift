@@ -21,7 +21,7 @@ func hosting<State: Codable & Equatable, Action: Decodable>(
       do throws(JSONError) {
         decoded = try decodeAction(action)
       } catch {
-        throw .json(error)
+        throw .json(ActionErrorHint.guided(error, action: action))
       }
       store.send(decoded)
     },
