@@ -22,7 +22,7 @@ C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 SWIFT_SOURCES := $(shell find Sources -name '*.swift') Package.swift scripts/tca.map Makefile
 
 .PHONY: all lib demo test test-swift test-c test-python python-test-deps venv test-own-feature bench install clean \
-  abi-check sanitize sanitize-address sanitize-thread examples
+  abi-check sanitize sanitize-address sanitize-thread examples test-install install-test-deps
 
 all: lib
 
@@ -53,7 +53,7 @@ demo: $(C_EXAMPLES) $(VENV)/.installed
 
 # ---- tests -------------------------------------------------------------------------------------
 
-test: lib test-swift test-c test-python test-own-feature
+test: lib test-swift test-c test-python test-own-feature test-install
 	@echo "== all tests passed"
 
 test-swift:
@@ -203,14 +203,51 @@ test-own-feature: $(VENV)/.installed
 
 # ---- install -----------------------------------------------------------------------------------
 
+# The library is installed stripped. Into a system prefix (SYSTEM_PREFIXES, whose lib/ the dynamic
+# loader searches) `make install` runs ldconfig; for any other prefix tca.pc carries the rpath, so
+# `cc hello.c $(pkg-config --cflags --libs tca)` gives a program that starts as it is.
+STRIP           ?= strip
+SYSTEM_PREFIXES ?= /usr /usr/local
+SYSTEM_INSTALL  := $(filter $(PREFIX),$(SYSTEM_PREFIXES))
+PC_RPATH        := $(if $(SYSTEM_INSTALL),,-Wl,-rpath,$${libdir} )
+
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 0755 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	$(STRIP) --strip-unneeded $(DESTDIR)$(PREFIX)/lib/libtca.so.$(VERSION)
 	ln -sf libtca.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libtca.so.$(SOMAJOR)
 	ln -sf libtca.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libtca.so
 	install -m 0644 include/tca.h $(DESTDIR)$(PREFIX)/include/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' scripts/tca.pc.in \
-	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tca.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@RPATH@|$(PC_RPATH)|g' \
+	  scripts/tca.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tca.pc
+	@if [ -z "$(DESTDIR)" ] && [ -n "$(SYSTEM_INSTALL)" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then echo "ldconfig"; ldconfig; \
+	  else echo "== run ldconfig as root so that the loader finds $(PREFIX)/lib/libtca.so.$(SOMAJOR)"; \
+	  fi; \
+	fi
+
+# make test-install: `make install` into a temporary prefix, then the README's C quickstart built
+# with pkg-config alone (PKG_CONFIG_PATH pointing there) runs and prints what its comment says.
+# pkg-config is installed from Debian's package where missing, by root only (see python-test-deps);
+# elsewhere the test is skipped with a line saying so, except on CI, where it fails.
+install-test-deps:
+	@if ! command -v pkg-config >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] \
+	  && command -v apt-get >/dev/null 2>&1; then \
+	  echo "== installing pkg-config (Debian package, for the install test)"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq </dev/null && \
+	  apt-get install -y -qq --no-install-recommends pkg-config </dev/null >/dev/null || exit 1; \
+	fi
+
+test-install: lib install-test-deps
+	@if command -v pkg-config >/dev/null 2>&1; then \
+	  echo "== make install into a temporary prefix; the C quickstart built with pkg-config alone"; \
+	  MAKE="$(MAKE)" CC="$(CC)" VERSION=$(VERSION) scripts/test-install.sh; \
+	elif [ -n "$$CI" ]; then \
+	  echo "== pkg-config is missing (apt-get install pkg-config)"; exit 1; \
+	else \
+	  echo "== skipped the install test: pkg-config is missing (apt-get install pkg-config)"; \
+	fi
 
 clean:
 	rm -rf $(BUILD) .build $(BENCH_SCRATCH) .build-address .build-thread

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The install test of `make test` (make test-install): installs libtca into a temporary prefix,
+# then builds the README's C quickstart with pkg-config alone and runs it with no environment
+# variables pointing at the library. It must print what its comment says, and the installed
+# library must be stripped.
+#
+#   MAKE=make CC=cc VERSION=0.1.0 scripts/test-install.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+make=${MAKE:-make} cc=${CC:-cc} version=${VERSION:?VERSION is the library version}
+
+fail() { echo "test-install: FAILED: $*" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+"$make" --no-print-directory install PREFIX="$prefix" >/dev/null
+
+installed=$prefix/lib/libtca.so.$version
+[ -f "$installed" ] || fail "make install left no $installed"
+if readelf -S --wide "$installed" | grep -q '\.symtab'; then fail "$installed is not stripped"; fi
+built_size=$(stat -c %s "build/lib/libtca.so.$version")
+installed_size=$(stat -c %s "$installed")
+echo "installed $installed: $installed_size bytes (the build's copy: $built_size)"
+
+# The quickstart as the README shows it, and what its comment says it prints.
+awk '/^## C quickstart/ { section = 1 } section && /^```c$/ { code = 1; next }
+     code && /^```$/ { exit } code' README.md >"$tmp/hello.c"
+grep -q tca_store_new "$tmp/hello.c" || fail "no C quickstart found in README.md"
+expected=$(sed -n 's|.*printf.*/\* \(.*\) \*/.*|\1|p' "$tmp/hello.c")
+[ -n "$expected" ] || fail "the quickstart's printf line has no comment saying what it prints"
+
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+flags=$(pkg-config --cflags --libs tca)
+echo "pkg-config --cflags --libs tca: $flags"
+(cd "$tmp" && "$cc" hello.c $flags -o hello)
+actual=$(cd / && env -u LD_LIBRARY_PATH -u TCA_LIBRARY "$tmp/hello") || fail "hello did not run"
+[ "$actual" = "$expected" ] || fail "hello printed $actual, the README says $expected"
+ldd "$tmp/hello" | grep -q "libtca.so.0 => $prefix/lib/libtca.so.0" \
+  || fail "hello does not load the installed library: $(ldd "$tmp/hello" | grep libtca)"
+echo "hello (built with pkg-config alone) printed $actual"
