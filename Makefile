@@ -8,6 +8,13 @@
 VERSION   := 0.1.0
 SOMAJOR   := 0
 PREFIX    ?= /usr/local
+# Swift from /opt/swift when `swift` is not on the PATH (the README's promise).
+ifeq ($(origin SWIFT)$(shell command -v swift 2>/dev/null),undefined)
+  ifneq ($(wildcard /opt/swift/usr/bin/swift),)
+    SWIFT       := /opt/swift/usr/bin/swift
+    export PATH := /opt/swift/usr/bin:$(PATH)
+  endif
+endif
 SWIFT     ?= swift
 CC        ?= cc
 PYTHON    ?= python3

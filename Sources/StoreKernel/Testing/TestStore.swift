@@ -6,15 +6,17 @@ import Synchronization
 ///     let store = TestStore(
 ///       initialState: Counter.State(), reducer: Counter(), reporter: .swiftTesting)
 ///     store.send(.numberFactButtonTapped) {
-///       $0.isLoading = true
+///       $0.isNumberFactLoading = true
 ///     }
-///     #expect(store.request("numberFact.fetch")?.payload(as: Int.self) == 0)
+///     #expect(try store.request("numberFact.fetch")?.payload(as: Int.self) == 0)
 ///     store.respond(to: "numberFact.fetch", with: "0 is a good number.")
 ///     store.receive(.numberFactResponse("0 is a good number.")) {
-///       $0.isLoading = false
-///       $0.fact = "0 is a good number."
+///       $0.isNumberFactLoading = false
+///       $0.numberFact = "0 is a good number."
 ///     }
 ///     store.finish()
+///
+/// (`Tests/FeaturesTests/TestStoreDocExampleTests.swift` runs this example as it is.)
 ///
 /// Exhaustive by default: each `send` and `receive` must describe the whole change to the
 /// state; every action fed back by effects must be `receive`d, in order; and at `finish()` (or
