@@ -191,7 +191,7 @@ struct Interleaved: Codable, Equatable {
   func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     var nested = container.nestedContainer(keyedBy: InnerKeys.self, forKey: .inner)
-    var superEncoder = container.superEncoder(forKey: .b)
+    let superEncoder = container.superEncoder(forKey: .b)
     try container.encode(a, forKey: .a)
     try nested.encode(inner["p"] ?? 0, forKey: .p)  // after its parent went on
     try nested.encode(inner["q"] ?? 0, forKey: .q)

@@ -115,7 +115,7 @@ private func syntaxError(_ document: [UInt8]) -> JSONError? {
 @Test func floatingPointNumbersAreShortestAndExact() throws {
   let doubles: [(Double, String)] = [
     (0.1, "0.1"), (100, "100"), (-0.0, "-0"), (1e16, "1e+16"), (1e-7, "1e-07"),
-    (5e-324, "5e-324"), (.greatestFiniteMagnitude, "1.7976931348623157e+308"),
+    (.leastNonzeroMagnitude, "5e-324"), (.greatestFiniteMagnitude, "1.7976931348623157e+308"),
     (0.30000000000000004, "0.30000000000000004"), (123456.789, "123456.789"),
     (-1.5, "-1.5"), (999_999_999_999_999, "999999999999999"), (1e15, "1000000000000000"),
     (1e16, "1e+16"),
@@ -126,7 +126,7 @@ private func syntaxError(_ document: [UInt8]) -> JSONError? {
     #expect(back.bitPattern == value.bitPattern, "\(text)")
   }
   let floats: [(Float, String)] = [
-    (0.1, "0.1"), (3.4028235e38, "3.4028235e+38"), (1e-45, "1e-45"), (-0.0, "-0"),
+    (0.1, "0.1"), (3.4028235e38, "3.4028235e+38"), (.leastNonzeroMagnitude, "1e-45"), (-0.0, "-0"),
     (16_777_216, "16777216"), (1e10, "1e+10"),
   ]
   for (value, text) in floats {

@@ -4,7 +4,7 @@ import Testing
 
 /// A feature whose State has synthesized Codable only (no hand-written decoder), as a user's
 /// own feature has: partial snapshots still take the initial state's values.
-private struct Search: Reducer, Sendable {
+private struct Lookup: Reducer, Sendable {
   struct Page: Codable, Equatable, Sendable {
     var number = 1
     var size = 20
@@ -33,7 +33,7 @@ private struct Search: Reducer, Sendable {
 }
 
 private let search = FeatureDescriptor(
-  name: "search", summary: "A search.", initialState: Search.State(), reducer: Search())
+  name: "search", summary: "A search.", initialState: Lookup.State(), reducer: Lookup())
 
 private func restored(_ snapshot: String) throws(JSONError) -> String {
   let bytes = Array(snapshot.utf8)
