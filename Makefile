@@ -29,7 +29,8 @@ C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 SWIFT_SOURCES := $(shell find Sources -name '*.swift') Package.swift scripts/tca.map Makefile
 
 .PHONY: all lib demo test test-swift test-c test-python python-test-deps venv test-own-feature bench install clean \
-  abi-check sanitize sanitize-address sanitize-thread examples test-install install-test-deps
+  abi-check sanitize sanitize-address sanitize-thread examples test-install install-test-deps \
+  test-new-feature
 
 all: lib
 
@@ -60,7 +61,7 @@ demo: $(C_EXAMPLES) $(VENV)/.installed
 
 # ---- tests -------------------------------------------------------------------------------------
 
-test: lib test-swift test-c test-python test-own-feature test-install
+test: lib test-swift test-c test-python test-own-feature test-new-feature test-install
 	@echo "== all tests passed"
 
 test-swift:
@@ -207,6 +208,17 @@ test-own-feature: $(VENV)/.installed
 	@echo "== Own-feature template (examples/own-feature)"
 	$(MAKE) -C examples/own-feature test SWIFT=$(SWIFT) \
 	  BUILD=$(CURDIR)/$(BUILD)/own-feature PYTHON=$(CURDIR)/$(VENV)/bin/python
+
+# scripts/new-feature.sh writes a package into build/new-feature/scaffolded (afresh each run), whose
+# own `make test` (its exhaustive TestStore test, its C host, its pytest) must pass as generated.
+# NB: its Swift builds live apart, in build/new-feature/build, so later runs rebuild only the
+# generated sources, not libtca's targets.
+test-new-feature: $(VENV)/.installed
+	@echo "== New-feature scaffold (scripts/new-feature.sh scaffolded …)"
+	rm -rf $(BUILD)/new-feature/scaffolded
+	scripts/new-feature.sh scaffolded $(BUILD)/new-feature/scaffolded
+	$(MAKE) -C $(BUILD)/new-feature/scaffolded test SWIFT=$(SWIFT) \
+	  BUILD=$(CURDIR)/$(BUILD)/new-feature/build PYTHON=$(CURDIR)/$(VENV)/bin/python
 
 # ---- install -----------------------------------------------------------------------------------
 

@@ -72,6 +72,17 @@ int main(void) {
   EXPECT(tca_store_send(store, "\"rollButtonTapped\"") == TCA_ERR_JSON_SHAPE);
   tca_store_free(store);
 
+  /* A partial snapshot: the State's Codable is synthesized, and the members left out still take
+   * the initial state's values. A member of the wrong type names its path. */
+  store = NULL;
+  EXPECT(tca_store_new("stopwatch", "{\"laps\":[300]}", &options, &store) == TCA_OK);
+  EXPECT(state_has(store, "{\"elapsedMilliseconds\":0,\"isRunning\":false,\"laps\":[300]}"));
+  tca_store_free(store);
+  store = NULL;
+  EXPECT(tca_store_new("stopwatch", "{\"laps\":\"x\"}", &options, &store) == TCA_ERR_JSON_SHAPE);
+  EXPECT(strstr(tca_last_error(), "at /laps:") != NULL);
+  EXPECT(store == NULL);
+
   printf("%s\n", failures == 0 ? "stopwatch host: all checks passed" : "stopwatch host: FAILED");
   return failures == 0 ? 0 : 1;
 }

@@ -26,3 +26,12 @@ def test_stopwatch_with_a_host_request():
         store.send("saveTapped")
         assert saved == [[200]]
         assert store.state["savedAs"] == "laps-1.json"
+
+
+def test_a_partial_snapshot_takes_the_initial_states_values():
+    # Stopwatch.State has a synthesized Codable: the members left out still take their defaults.
+    with tca.Store("stopwatch", state={"laps": [300]}, clock="manual") as store:
+        assert store.state == {"elapsedMilliseconds": 0, "isRunning": False, "laps": [300]}
+        store.send("startTapped")
+        store.advance(100)
+        assert store.state["elapsedMilliseconds"] == 100
