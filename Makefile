@@ -1,7 +1,8 @@
 # libtca — build, demo, test, install.
 #   make            build/lib/libtca.so.0.1.0 (+ links), include/tca.h
 #   make demo       build, then run the C and Python examples
-#   make test       build, then run the Swift, C and Python tests
+#   make test       build, then run the Swift, C and Python tests, the own-feature template and
+#                   the new-feature scaffold, and an install into a temporary prefix
 #   make bench      release builds, then every benchmark: one table and build/bench.json
 #   make install    PREFIX=/usr/local: library, links, header, pkg-config file
 
