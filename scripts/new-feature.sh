@@ -25,6 +25,16 @@ if [ -e "$dir" ] && [ -n "$(ls -A "$dir")" ]; then
   exit 2
 fi
 type=$(printf '%s' "${name:0:1}" | tr a-z A-Z)${name:1}
+# NB: the Swift type is also the name of a module and of targets, which must not be one of libtca's
+# or the toolchain's, nor shadow a StoreKernel type the generated code uses.
+case $type in
+  JSON | CSystem | StoreKernel | StoreKernelTesting | CBridge | Features | LibTCA | Swift | Testing \
+    | Foundation | Dispatch | Glibc | Synchronization | XCTest | Test | Store | TestStore | Reducer \
+    | Effect | State | Action | Dependency | FeatureRegistry)
+    echo "$0: \"$name\" would make a Swift module $type, a name libtca or Swift already uses" >&2
+    exit 2
+    ;;
+esac
 libtca=$(cd "$(dirname "$0")/.." && pwd)
 
 mkdir -p "$dir/Sources/$type" "$dir/Sources/${type}Library" "$dir/Tests/${type}Tests"

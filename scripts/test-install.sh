@@ -39,3 +39,12 @@ actual=$(cd / && env -u LD_LIBRARY_PATH -u TCA_LIBRARY "$tmp/hello") || fail "he
 ldd "$tmp/hello" | grep -q "libtca.so.0 => $prefix/lib/libtca.so.0" \
   || fail "hello does not load the installed library: $(ldd "$tmp/hello" | grep libtca)"
 echo "hello (built with pkg-config alone) printed $actual"
+
+# Into a system prefix (staged with DESTDIR, so ldconfig does not run) tca.pc has no rpath: there
+# the loader finds the library through ldconfig's cache.
+"$make" --no-print-directory install DESTDIR="$tmp/staged" PREFIX=/usr/local >/dev/null
+grep -qx 'Libs: -L${libdir} -ltca' "$tmp/staged/usr/local/lib/pkgconfig/tca.pc" \
+  || fail "tca.pc for /usr/local: $(grep Libs: "$tmp/staged/usr/local/lib/pkgconfig/tca.pc")"
+grep -qx 'Libs: -L${libdir} -Wl,-rpath,${libdir} -ltca' "$prefix/lib/pkgconfig/tca.pc" \
+  || fail "tca.pc for $prefix: $(grep Libs: "$prefix/lib/pkgconfig/tca.pc")"
+echo "tca.pc: the rpath for $prefix, none for /usr/local"
