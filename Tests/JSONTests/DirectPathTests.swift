@@ -297,7 +297,9 @@ private struct ItemGenerator {
     case 0: return Double(Int.random(in: -1000...1000, using: &random))
     case 1: return Double.random(in: -1...1, using: &random)
     case 2: return Double(bitPattern: random.next()).isFinite ? Double(bitPattern: random.next()) : 0
-    default: return [0.1, -0.0, 1e300, Double.leastNonzeroMagnitude, 1e15, 123456789.125][Int.random(in: 0..<6, using: &random)]
+    default:
+      let values = [0.1, -0.0, 1e300, Double.leastNonzeroMagnitude, 1e15, 123456789.125]
+      return values[Int.random(in: 0..<values.count, using: &random)]
     }
   }
 
