@@ -347,6 +347,11 @@ test-c: $(BUILD)/host
 	$(BUILD)/host
 
 test-python: $(LIB)
+	@$(PYTHON) -c 'import tca, pytest' 2>/dev/null || { \
+	  echo "$(PYTHON) lacks libtca's tca package or pytest. Either:"; \
+	  echo "  pip install -e '$(LIBTCA)/bindings/python[test]'"; \
+	  echo "  make test PYTHON=$(LIBTCA)/build/venv/bin/python   (after libtca's make venv)"; \
+	  exit 1; }
 	TCA_LIBRARY=$(abspath $(LIB)) $(PYTHON) -m pytest -q test___NAME__.py
 EOF
 
