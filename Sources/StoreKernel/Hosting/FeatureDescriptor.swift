@@ -60,7 +60,8 @@ public struct FeatureDescriptor: Sendable {
     }
   }
 
-  /// Makes a store, from `state` (JSON) if given, else from the default state.
+  /// Makes a store, from `state` (JSON) if given, else from the default state. Members `state`
+  /// leaves out, at any depth, take the default state's values (``PartialSnapshot``).
   public func makeStore(
     state: UnsafeBufferPointer<UInt8>?, options: StoreOptions = StoreOptions()
   ) throws(JSONError) -> any HostStore {
