@@ -246,10 +246,10 @@ def test_many_stores():
 
 
 def test_action_cache_is_bounded():
-    from tca import store as store_module
+    from tca import _codec
 
     with tca.Store("counter") as store:
-        for i in range(store_module._ENCODED_LIMIT + 10):
+        for i in range(_codec.ENCODED_LIMIT + 10):
             with pytest.raises(tca.JSONShapeError):
                 store.send(f"unknown{i}")
-        assert len(store_module._ENCODED) <= store_module._ENCODED_LIMIT
+        assert len(_codec.ENCODED) <= _codec.ENCODED_LIMIT
