@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from . import _native
+from ._validate import uint64
 
 __all__ = ["CLOCKS", "make_options"]
 
@@ -20,6 +21,5 @@ def make_options(clock: str, seed: Optional[int], threaded: bool) -> _native.Opt
     """
     if clock not in CLOCKS:
         raise ValueError(f"clock must be 'real' or 'manual', not {clock!r}")
-    if seed is not None and not 0 <= seed < 1 << 64:
-        raise ValueError(f"seed must be in 0 ..< 2**64, not {seed}")
-    return _native.Options(_native.OPTIONS_VERSION, CLOCKS[clock], 1 if threaded else 0, seed or 0)
+    seed_value = 0 if seed is None else uint64(seed, "Store: seed")
+    return _native.Options(_native.OPTIONS_VERSION, CLOCKS[clock], 1 if threaded else 0, seed_value)

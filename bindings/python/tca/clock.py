@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 
 from . import _native
 from ._core import StoreCore
+from ._validate import uint64
 
 if TYPE_CHECKING:
     import asyncio
@@ -30,9 +31,7 @@ class Clock(StoreCore):
     def advance(self, ms: int) -> None:
         """Moves a manual clock by `ms` milliseconds, firing due timers in deadline order, each
         followed by the work it releases. A real-clock store raises `RealClockError`."""
-        if ms < 0:
-            raise ValueError(f"cannot advance by a negative time ({ms} ms)")
-        self._check(_native.lib.tca_store_advance(self._h, ms))
+        self._check(_native.lib.tca_store_advance(self._h, uint64(ms, "advance: ms")))
 
     def next_deadline(self) -> Optional[int]:
         """Milliseconds until the next timer is due (0: due now), None if none is pending. A loop

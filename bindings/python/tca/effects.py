@@ -11,6 +11,7 @@ from . import _native
 from ._codec import encode
 from ._codec import message as _message
 from ._core import StoreCore
+from ._validate import c_string, uint64
 from .request import KINDS, Request
 
 if TYPE_CHECKING:
@@ -24,6 +25,12 @@ Handler = Callable[[Any], Any]
 H = TypeVar("H", bound=Callable[..., Any])
 
 _lib = _native.lib
+
+
+def _c_text(text: str) -> bytes:
+    """A message of the package's own making (an exception's text) as a C string: a NUL inside
+    is written as `\\0` rather than cutting the message short."""
+    return text.replace("\0", "\\0").encode("utf-8", "replace")
 
 _STREAM_DONE = object()  # what the task of an async generator handler returns: nothing to answer
 
@@ -243,7 +250,7 @@ class Effects(StoreCore):
         if request.cancelled or request.finished or self._h is None:
             return
         self._finish(request)
-        status = _lib.tca_store_fail(self._h, request.id, message.encode("utf-8", "replace"))
+        status = _lib.tca_store_fail(self._h, request.id, _c_text(message))
         if status and not self._request_gone(request, status):
             self._raise_later(self._error(status))
 
@@ -290,6 +297,7 @@ class Effects(StoreCore):
         one-shot request's answer, or one more element of a stream. May be called from any
         thread; the answer is processed at once if the store is free, else by the call holding
         it. Raises `TCAError` if the library refuses the answer."""
+        request_id = uint64(request_id, "respond: request_id")
         data = encode(value, "the answer")
         status = _lib.tca_store_respond_n(self._h, request_id, data, len(data))
         request = self._requests.get(request_id)
@@ -299,8 +307,12 @@ class Effects(StoreCore):
 
     def fail(self, request_id: int, message: Union[str, BaseException]) -> None:
         """Fails request `request_id` (ends a stream) with `message`."""
-        text = message if isinstance(message, str) else _message(message)
-        status = _lib.tca_store_fail(self._h, request_id, text.encode("utf-8", "replace"))
+        request_id = uint64(request_id, "fail: request_id")
+        if isinstance(message, str):
+            text = c_string(message, "fail: message")
+        else:
+            text = _c_text(_message(message))
+        status = _lib.tca_store_fail(self._h, request_id, text)
         request = self._requests.get(request_id)
         if status == 0 and request is not None:
             self._finish(request)
@@ -308,6 +320,7 @@ class Effects(StoreCore):
 
     def complete(self, request_id: int) -> None:
         """Ends stream `request_id`."""
+        request_id = uint64(request_id, "complete: request_id")
         status = _lib.tca_store_complete(self._h, request_id)
         request = self._requests.get(request_id)
         if status == 0 and request is not None:

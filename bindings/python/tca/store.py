@@ -19,6 +19,7 @@ from typing import Any, Mapping, Optional, Union
 from . import _native
 from ._codec import ENCODED, encode, encode_text, loads
 from ._options import make_options
+from ._validate import c_string
 from .clock import Clock
 from .effects import Effects, Handler
 from .errors import error_for
@@ -70,6 +71,7 @@ class Store(Effects, Subscriptions, Clock):
         threaded: bool = False,
     ) -> None:
         options = make_options(clock, seed, threaded)
+        feature_name = c_string(feature, "Store: feature")
         self.feature = feature
         self._h = None
         self._raised = []
@@ -86,11 +88,14 @@ class Store(Effects, Subscriptions, Clock):
 
         state_json = None
         if state is not None:
-            state_json = state.encode() if isinstance(state, str) else encode(state, "state")
+            if isinstance(state, (str, bytes, bytearray, memoryview)):
+                state_json = c_string(state, "Store: state")
+            else:
+                state_json = encode(state, "state")
         handle = ctypes.c_void_p()
         if _native.has("tca_store_new_n"):
             status = _lib.tca_store_new_n(
-                feature.encode(),
+                feature_name,
                 state_json,
                 0 if state_json is None else len(state_json),
                 ctypes.byref(options),
@@ -98,7 +103,7 @@ class Store(Effects, Subscriptions, Clock):
             )
         else:  # pragma: no cover - a library older than tca.h 0.1's full API
             status = _lib.tca_store_new(
-                feature.encode(), state_json, ctypes.byref(options), ctypes.byref(handle)
+                feature_name, state_json, ctypes.byref(options), ctypes.byref(handle)
             )
         if status:
             raise error_for(status)
@@ -217,9 +222,7 @@ class Store(Effects, Subscriptions, Clock):
     def get(self, pointer: str) -> Any:
         """The part of the state at a JSON Pointer (RFC 6901): `store.get("/todos/0/title")`;
         `""` is the whole state. Raises `LookupError` (a `TCAError`) if nothing is there."""
-        pointer_bytes = pointer.encode()
-        if b"\0" in pointer_bytes:
-            raise ValueError("a JSON Pointer cannot contain a NUL character")
+        pointer_bytes = c_string(pointer, "get: pointer")
         out = ctypes.c_void_p()
         length = ctypes.c_size_t()
         self._check(
