@@ -44,6 +44,9 @@ class StoreCore:
     _cancel_fn: Any
     _state_fn: Any
 
+    def _close_at_exit(self) -> None:
+        raise NotImplementedError
+
     def _closed_error(self) -> InvalidHandleError:
         return InvalidHandleError(f"the {self.feature} store is closed", _native.ERR_INVALID_HANDLE)
 

@@ -16,7 +16,7 @@ import sys
 import weakref
 from typing import Any, Mapping, Optional, Union
 
-from . import _native
+from . import _lifetime, _native
 from ._codec import ENCODED, encode, encode_text, loads
 from ._options import make_options
 from ._validate import c_string
@@ -108,6 +108,7 @@ class Store(Effects, Subscriptions, Clock):
         if status:
             raise error_for(status)
         self._h = handle.value
+        _lifetime.register(self)
         self.clock = clock
         self.seed = seed
         self.threaded = threaded
@@ -121,8 +122,12 @@ class Store(Effects, Subscriptions, Clock):
         # NB: the trampolines reach the store through a weak reference, so that dropping the last
         # reference to a Store frees it at once (no cycle through the callbacks to wait for).
         this = weakref.ref(self)
+        # NB: once the interpreter exits, callbacks return at once (see _lifetime).
+        exiting = _lifetime.exiting
 
         def on_request(_userdata: Any, _store: Any, request: Any) -> None:
+            if exiting():
+                return
             store = this()
             if store is None:
                 return
@@ -134,6 +139,8 @@ class Store(Effects, Subscriptions, Clock):
                 store._raise_later(error)
 
         def on_cancel(_userdata: Any, _store: Any, rid: int) -> None:
+            if exiting():
+                return
             store = this()
             if store is None:
                 return
@@ -143,6 +150,8 @@ class Store(Effects, Subscriptions, Clock):
                 store._raise_later(error)
 
         def on_state(_userdata: Any, _store: Any, version: int) -> None:
+            if exiting():
+                return
             store = this()
             if store is not None:
                 store._notify(version)
@@ -246,12 +255,22 @@ class Store(Effects, Subscriptions, Clock):
             attachment.detach()
         # NB: the library calls the cancel callback for each request in flight while freeing;
         # the callback objects must outlive this call.
-        _lib.tca_store_free(handle)
+        _lifetime.unregister(self)
+        _lifetime.free(handle, _lib.tca_store_free)
         self._h = None
         self._subscribers.clear()
         self._subscription_token = None
         if self._raised:
             self._surface()
+
+    def _close_at_exit(self) -> None:
+        """Frees the store from the exit hook: no event loop is touched (it may belong to
+        another thread), and callbacks already return at once."""
+        handle, self._h = self._h, None
+        if handle is None:
+            return
+        _lifetime.unregister(self)
+        _lifetime.free(handle, _lib.tca_store_free)
 
     def __enter__(self) -> Store:
         return self
