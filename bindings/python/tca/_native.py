@@ -5,16 +5,20 @@ this module) and never declares a signature of its own.
 
 Where the library comes from, first found wins:
   1. `$TCA_LIBRARY` (a path; nothing else is tried when it is set),
-  2. the package's own folder (`tca/libtca.so*`, for wheels that carry the library),
-  3. the project's build folder (`build/lib/libtca.so.0`, for an editable install in the repo),
-  4. the system (`ctypes.util.find_library("tca")`: ldconfig's cache, `LD_LIBRARY_PATH`).
+  2. the package's own folder (`tca/libtca.so.0`: the wheel `make wheel` builds carries it),
+  3. inside the libtca repository only (an editable install): the `build/lib` of `make lib`,
+  4. the dynamic loader's own search for `libtca.so.0` (LD_LIBRARY_PATH, ldconfig's cache, the
+     system's library folders): where `make install` into a system prefix puts it,
+  5. the standard prefixes, for an install ldconfig has not indexed: `sys.prefix`/lib,
+     /usr/local/lib, /usr/local/lib64, /usr/lib/<multiarch>, /usr/lib64, /usr/lib.
 """
 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
+import sys
+import sysconfig
 from pathlib import Path
 from typing import Any, Callable
 
@@ -98,35 +102,79 @@ StateJSONFn = ctypes.CFUNCTYPE(
 # ---- loading --------------------------------------------------------------------------------
 
 
-def candidates() -> list[str]:
-    """The paths tried, in order (see the module's docstring)."""
+SONAME = "libtca.so.0"
+
+FIX = (
+    "To fix: `pip install` the wheel that carries the library (`make wheel` in the libtca "
+    "repository builds build/wheel/tca-*.whl), or install libtca (`make install`, then "
+    "`ldconfig`), or set TCA_LIBRARY to the path of libtca.so.0."
+)
+
+
+def _repository_library(here: Path) -> Path | None:
+    """`build/lib/libtca.so.0` of the libtca repository this package's source sits in, None when
+    the package is not inside one (a wheel, a copy)."""
+    root = here.parent.parent.parent  # bindings/python/tca -> the repository
+    if (root / "include" / "tca.h").is_file() and (root / "bindings" / "python").is_dir():
+        return root / "build" / "lib" / SONAME
+    return None
+
+
+def _standard_folders() -> list[tuple[str, str]]:
+    folders = [(os.path.join(sys.prefix, "lib"), "this Python's prefix")]
+    system = ["/usr/local/lib", "/usr/local/lib64"]
+    multiarch = sysconfig.get_config_var("MULTIARCH")
+    if multiarch:
+        system.append(f"/usr/lib/{multiarch}")
+    system += ["/usr/lib64", "/usr/lib"]
+    folders += [(folder, "a standard prefix") for folder in system if folder != folders[0][0]]
+    return folders
+
+
+def candidates() -> list[tuple[str, str]]:
+    """The places tried, in order, as (path or library name, where it comes from)."""
     explicit = os.environ.get("TCA_LIBRARY")
     if explicit:
-        return [explicit]
+        return [(explicit, "$TCA_LIBRARY")]
     here = Path(__file__).resolve().parent
-    found = [str(here / "libtca.so.0"), str(here / "libtca.so")]
-    # bindings/python/tca -> the project's build/lib
-    found.append(str(here.parent.parent.parent / "build" / "lib" / "libtca.so.0"))
-    system = ctypes.util.find_library("tca")
-    if system:
-        found.append(system)
+    found = [(str(here / SONAME), "the package's folder")]
+    repository = _repository_library(here)
+    if repository is not None:
+        found.append((str(repository), "this repository's `make lib`"))
+    found.append((SONAME, "the dynamic loader: LD_LIBRARY_PATH, ldconfig's cache"))
+    for folder, origin in _standard_folders():
+        found.append((os.path.join(folder, SONAME), origin))
     return found
 
 
 def _load() -> tuple[ctypes.CDLL, str]:
     tried: list[str] = []
-    for path in candidates():
-        if os.path.sep in path and not os.path.exists(path):
-            tried.append(f"{path} (not found)")
+    for name, origin in candidates():
+        if os.path.sep in name and not os.path.exists(name):
+            tried.append(f"  {name} ({origin}): not found")
             continue
         try:
-            return ctypes.CDLL(path), path
+            library = ctypes.CDLL(name)
         except OSError as error:
-            tried.append(f"{path} ({error})")
-    raise ImportError(
-        "cannot load libtca; build it (`make lib`) or set TCA_LIBRARY to the path of libtca.so. "
-        "Tried: " + "; ".join(tried)
-    )
+            tried.append(f"  {name} ({origin}): {error}")
+            continue
+        return library, _loaded_path(library, name)
+    raise ImportError("cannot load libtca. Tried, in order:\n" + "\n".join(tried) + "\n" + FIX)
+
+
+def _loaded_path(library: ctypes.CDLL, name: str) -> str:
+    """The file a library name resolved to (the dynamic loader knows; name when it cannot say)."""
+    if os.path.sep in name:
+        return name
+    try:
+        with open("/proc/self/maps") as maps:
+            for line in maps:
+                path = line.rstrip("\n").split(" ", 5)[-1].strip()
+                if os.path.basename(path).startswith(SONAME):
+                    return path
+    except OSError:
+        pass
+    return name
 
 
 lib, path = _load()

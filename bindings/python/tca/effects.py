@@ -3,15 +3,30 @@ low-level answers (`respond`, `fail`, `complete`)."""
 
 from __future__ import annotations
 
+import difflib
 import inspect
+import warnings
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Generator, List, Optional, TypeVar, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Awaitable,
+    Callable,
+    Dict,
+    FrozenSet,
+    Generator,
+    List,
+    Optional,
+    TypeVar,
+    Union,
+)
 
 from . import _native
-from ._codec import encode
+from ._codec import encode, loads
 from ._codec import message as _message
 from ._core import StoreCore
 from ._validate import c_string, uint64
+from .errors import RequestNameWarning
 from .request import KINDS, Request
 
 if TYPE_CHECKING:
@@ -31,6 +46,31 @@ def _c_text(text: str) -> bytes:
     """A message of the package's own making (an exception's text) as a C string: a NUL inside
     is written as `\\0` rather than cutting the message short."""
     return text.replace("\0", "\\0").encode("utf-8", "replace")
+
+_REQUEST_NAMES: Dict[str, Optional[FrozenSet[str]]] = {}
+
+
+def _request_names(feature: str) -> Optional[FrozenSet[str]]:
+    """The host requests `feature` may make (from `tca_features()`), None if it is not listed."""
+    if feature not in _REQUEST_NAMES:
+        listed = loads(_native.take_string(_lib.tca_features()))
+        for entry in listed:
+            _REQUEST_NAMES[entry["name"]] = frozenset(entry.get("requests", []))
+        _REQUEST_NAMES.setdefault(feature, None)
+    return _REQUEST_NAMES[feature]
+
+
+def _refused_answer(name: str, library_message: str) -> str:
+    """The failure of a request whose handler's answer the library refused."""
+    detail = library_message
+    for prefix in ("tca_store_respond_n: ", "tca_store_respond: "):
+        if detail.startswith(prefix):
+            detail = detail[len(prefix):]
+    cut = detail.find("; the request is still waiting")
+    if cut >= 0:
+        detail = detail[:cut]
+    return f"the handler of {name!r} returned an answer the library refused: {detail}"
+
 
 _STREAM_DONE = object()  # what the task of an async generator handler returns: nothing to answer
 
@@ -62,9 +102,27 @@ class Effects(StoreCore):
 
         def register(fn: H) -> H:
             self._handlers[name] = fn
+            self._check_request_name(name)
             return fn
 
         return register
+
+    def _check_request_name(self, name: str) -> None:
+        """Warns (`RequestNameWarning`) when the feature never makes request `name`: a handler
+        registered under a misspelled name would never run."""
+        known = _request_names(self.feature)
+        if known is None or name in known:
+            return
+        close = difflib.get_close_matches(name, sorted(known), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        listed = ", ".join(repr(n) for n in sorted(known)) or "none"
+        warnings.warn(
+            f"the {self.feature} feature never makes the request {name!r} (its requests: "
+            f"{listed}){hint}",
+            RequestNameWarning,
+            # NB: 1 is here, 2 register(), 3 the code that applied the decorator.
+            stacklevel=3,
+        )
 
     def on_request(self, fn: Callable[[Request], Any]) -> Callable[[Request], Any]:
         """Registers a catch-all handler: it receives the `Request` of every request that has no
@@ -243,8 +301,12 @@ class Effects(StoreCore):
         if self._request_gone(request, status):
             return
         refusal = self._error(status)
-        self._auto_fail(request, _message(refusal))
-        self._raise_later(refusal)
+        # NB: the library's message is written for a host that may answer again ("the request
+        # is still waiting"); the package fails the request instead, and says so, in the same
+        # words in the request's failure and in the exception.
+        text = _refused_answer(request.name, refusal.message)
+        self._auto_fail(request, text)
+        self._raise_later(type(refusal)(text, refusal.status))
 
     def _auto_fail(self, request: Request, message: str) -> None:
         if request.cancelled or request.finished or self._h is None:

@@ -40,6 +40,11 @@ class TCAError(Exception):
         return str(self.args[0]) if self.args else ""
 
 
+class RequestNameWarning(UserWarning):
+    """`@store.effect(name)` names a request the store's feature never makes (a misspelling:
+    its handler would never run)."""
+
+
 class InvalidArgumentError(TCAError, ValueError):
     """An argument the library refuses (a NULL, bad options, …)."""
 

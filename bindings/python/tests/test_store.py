@@ -36,7 +36,7 @@ def test_loader_without_a_library_says_what_it_tried(tmp_path):
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert result.returncode != 0
     assert "cannot load libtca" in result.stderr
-    assert "nowhere.so (not found)" in result.stderr
+    assert "nowhere.so ($TCA_LIBRARY): not found" in result.stderr
 
 
 def test_thousand_increments():
