@@ -23,6 +23,7 @@ from typing import Any, Dict, List
 from . import _native
 from .errors import (
     AlreadyAnsweredError,
+    CallbackUnwoundError,
     InvalidArgumentError,
     InvalidHandleError,
     JSONError,
@@ -71,6 +72,7 @@ __all__ = [
     "NotFoundError",
     "SystemCallError",
     "NoMemoryError",
+    "CallbackUnwoundError",
 ]
 
 

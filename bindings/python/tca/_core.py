@@ -27,6 +27,8 @@ class StoreCore:
     clock: str
     seed: Optional[int]
     threaded: bool
+    requests: str
+    answers: str
     _h: Optional[int]
     # Exceptions raised in callbacks, with the thread that ran them, for that thread's call.
     _raised: List[Tuple[int, BaseException]]

@@ -39,6 +39,8 @@ ERR_REAL_CLOCK = 11
 ERR_NOT_FOUND = 12
 ERR_SYSTEM = 13
 ERR_NO_MEMORY = 14
+ERR_CALLBACK_UNWOUND = 15
+ERR_VERSION_GONE = 16
 
 VERSION_NONE = (1 << 64) - 1
 
@@ -48,13 +50,32 @@ REQUEST_FIRE_AND_FORGET = 2
 
 # ---- options --------------------------------------------------------------------------------
 
-OPTIONS_VERSION = 1
+OPTIONS_VERSION = 2
 CLOCK_REAL = 0
 CLOCK_MANUAL = 1
+REQUESTS_CALLBACK = 0
+REQUESTS_QUEUED = 1
+ANSWERS_ANY_THREAD = 0
+ANSWERS_HOST_THREAD = 1
 
 
 class Options(ctypes.Structure):
-    """`tca_options`."""
+    """`tca_options`, version 2: 64 bytes, every one a named field."""
+
+    _fields_ = [
+        ("version", ctypes.c_uint32),
+        ("clock", ctypes.c_int32),
+        ("threaded", ctypes.c_int32),
+        ("requests", ctypes.c_int32),
+        ("seed", ctypes.c_uint64),
+        ("answers", ctypes.c_int32),
+        ("reserved0", ctypes.c_int32),
+        ("reserved", ctypes.c_uint64 * 4),
+    ]
+
+
+class OptionsV1(ctypes.Structure):
+    """`tca_options`, version 1 (the first 24 bytes), for a library older than pull mode."""
 
     _fields_ = [
         ("version", ctypes.c_uint32),
@@ -219,12 +240,14 @@ _declare("tca_string_free", None, ctypes.c_void_p)
 _declare("tca_last_error", ctypes.c_char_p)
 _declare("tca_status_str", ctypes.c_char_p, ctypes.c_int32)
 
+# NB: options are passed as void *: a v2 struct, or a v1 struct for an older library.
+_declare("tca_options_init", None, ctypes.POINTER(Options))
 _declare(
     "tca_store_new",
     ctypes.c_int32,
     ctypes.c_char_p,
     ctypes.c_char_p,
-    ctypes.POINTER(Options),
+    ctypes.c_void_p,
     ctypes.POINTER(ctypes.c_void_p),
 )
 _declare(
@@ -233,7 +256,7 @@ _declare(
     ctypes.c_char_p,
     ctypes.c_char_p,
     ctypes.c_size_t,
-    ctypes.POINTER(Options),
+    ctypes.c_void_p,
     ctypes.POINTER(ctypes.c_void_p),
 )
 _declare("tca_store_free", None, _store)
@@ -277,6 +300,7 @@ _declare(
     ctypes.c_size_t,
 )
 _declare("tca_store_fail", ctypes.c_int32, _store, ctypes.c_uint64, ctypes.c_char_p)
+_declare("tca_store_take_requests", ctypes.c_int32, _store, _string_p, _size_p)
 _declare("tca_store_complete", ctypes.c_int32, _store, ctypes.c_uint64)
 
 _declare("tca_store_poll", ctypes.c_int32, _store, ctypes.POINTER(ctypes.c_uint32))

@@ -3,6 +3,7 @@ low-level answers (`respond`, `fail`, `complete`)."""
 
 from __future__ import annotations
 
+import ctypes
 import difflib
 import inspect
 import warnings
@@ -100,6 +101,8 @@ class Effects(StoreCore):
         message naming the request.
         """
 
+        self._refuse_handlers_when_queued("effect")
+
         def register(fn: H) -> H:
             self._handlers[name] = fn
             self._check_request_name(name)
@@ -128,8 +131,38 @@ class Effects(StoreCore):
         """Registers a catch-all handler: it receives the `Request` of every request that has no
         `effect` handler, and answers it (now or later) through the request's methods. An
         exception it raises fails the request."""
+        self._refuse_handlers_when_queued("on_request")
         self._fallback = fn
         return fn
+
+    def _refuse_handlers_when_queued(self, method: str) -> None:
+        if self.requests == "queued":
+            raise RuntimeError(
+                f"{method}: the {self.feature} store was made with requests='queued': its "
+                "requests wait for take_requests(), no handler is ever called"
+            )
+
+    def take_requests(self) -> List[Dict[str, Any]]:
+        """Pull mode (`Store(..., requests="queued")`): the host requests and cancellation
+        notices waiting in the store, oldest first, taken (each is returned once):
+
+            >>> store.take_requests()
+            [{'id': 1, 'name': 'numberFact.fetch', 'kind': 'oneShot', 'payload': 1}]
+
+        A request is `{"id", "name", "kind", "payload"}` (kind `"oneShot"`, `"stream"` or
+        `"fireAndForget"`); answer it when you choose with `respond(id, value)`, `fail(id,
+        message)` or `complete(id)`. `{"cancelled": id}` says the effect that made request `id`
+        was cancelled: drop its work (an answer would raise `RequestFinishedError`). Empty when
+        nothing waits (always, for a store in callback mode). Never runs the store or a callback;
+        `fileno()` is readable while anything waits.
+        """
+        out = ctypes.c_void_p()
+        length = ctypes.c_size_t()
+        self._check(
+            _lib.tca_store_take_requests(self._h, ctypes.byref(out), ctypes.byref(length))
+        )
+        taken: List[Dict[str, Any]] = loads(_native.take_string(out.value, length.value))
+        return taken
 
     def remove_effect(self, name: str) -> None:
         """Unregisters the handler of `name` (no error if there is none)."""

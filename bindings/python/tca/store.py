@@ -54,6 +54,11 @@ class Store(Effects, Subscriptions, Clock):
     - `seed`: the seed of the store's random generator, for replayable runs; None (or 0): one
       from the system.
     - `threaded`: run due work on a thread of the store's own (if the library offers it).
+    - `requests`: `"callback"` (effect handlers answer host requests inside the calls that make
+      them) or `"queued"` (pull mode: requests wait in the store until `take_requests()`).
+    - `answers`: `"any_thread"` (an answer is applied by the call that gives it, on its thread)
+      or `"host_thread"` (an answer from any thread is only queued; the next `poll`, `send` or
+      `advance` applies it, so subscribers and requests all run on the host's thread).
 
     Every method may raise a subclass of `tca.TCAError` carrying the library's message. Callbacks
     (effect handlers, subscribers) run inside the calls into the store (`send`, `poll`,
@@ -69,8 +74,10 @@ class Store(Effects, Subscriptions, Clock):
         clock: str = "real",
         seed: Optional[int] = None,
         threaded: bool = False,
+        requests: str = "callback",
+        answers: str = "any_thread",
     ) -> None:
-        options = make_options(clock, seed, threaded)
+        options = make_options(clock, seed, threaded, requests, answers)
         feature_name = c_string(feature, "Store: feature")
         self.feature = feature
         self._h = None
@@ -112,6 +119,8 @@ class Store(Effects, Subscriptions, Clock):
         self.clock = clock
         self.seed = seed
         self.threaded = threaded
+        self.requests = requests
+        self.answers = answers
         self._install_callbacks()
 
         # Pre-bound for send's fast path.
@@ -160,7 +169,8 @@ class Store(Effects, Subscriptions, Clock):
         self._request_fn = _native.RequestFn(on_request)
         self._cancel_fn = _native.CancelFn(on_cancel)
         self._state_fn = _native.StateFn(on_state)
-        if _native.has("tca_store_set_request_handler"):
+        # NB: a queued store keeps its requests for take_requests(): no request callback.
+        if self.requests == "callback" and _native.has("tca_store_set_request_handler"):
             self._check(
                 _lib.tca_store_set_request_handler(
                     self._h, self._request_fn, self._cancel_fn, None
