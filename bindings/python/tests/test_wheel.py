@@ -137,3 +137,33 @@ def test_inside_the_repository_an_editable_install_finds_make_lib(tmp_path):
     result = run([sys.executable, "-c", DRIVE_THE_COUNTER], tmp_path, PYTHONPATH=str(PACKAGE))
     assert result.returncode == 0, result.stderr
     assert Path(json.loads(result.stdout)["path"]).resolve() == built.resolve()
+
+
+def test_a_package_without_a_library_finds_one_in_a_standard_prefix(tmp_path):
+    """TCA_WHEEL_LIBRARY=system builds a pure-Python wheel; installed, it loads the libtca of a
+    standard prefix (here the venv's own lib/, as `make install PREFIX=$VIRTUAL_ENV` puts it)."""
+    pytest.importorskip("setuptools", reason="setuptools is installed by `make venv` (tca[test])")
+    built = REPOSITORY / "build" / "lib" / "libtca.so.0"
+    if not built.exists():
+        pytest.skip("no build/lib/libtca.so.0: `make lib` builds it")
+    place = away_from_the_repository(tmp_path)
+    copy = copy_of_the_package(place)
+    wheel = run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+         "--wheel-dir", place / "out", copy],
+        place, TCA_WHEEL_LIBRARY="system",
+    )
+    assert wheel.returncode == 0, wheel.stdout + wheel.stderr
+    (pure,) = (place / "out").glob("tca-*.whl")
+    assert pure.name.endswith("-py3-none-any.whl")
+    venv = place / "venv"
+    assert run([sys.executable, "-m", "venv", venv], place).returncode == 0
+    python = venv / "bin" / "python"
+    installed = run([python, "-m", "pip", "install", "--quiet", "--no-index", pure], place)
+    assert installed.returncode == 0, installed.stderr
+    shutil.copyfile(built, venv / "lib" / "libtca.so.0")
+    result = run([python, "-c", DRIVE_THE_COUNTER], place)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["count"] == 2
+    assert Path(report["path"]) == venv / "lib" / "libtca.so.0"
