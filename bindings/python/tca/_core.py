@@ -50,7 +50,8 @@ class StoreCore:
         raise NotImplementedError
 
     def _closed_error(self) -> InvalidHandleError:
-        return InvalidHandleError(f"the {self.feature} store is closed", _native.ERR_INVALID_HANDLE)
+        status = _native.ERR_INVALID_HANDLE
+        return InvalidHandleError(f"the {self.feature} store is closed", status)
 
     def _raise_later(self, error: BaseException) -> None:
         """Keeps an exception raised in a callback, for the call that ran it to raise."""

@@ -46,7 +46,8 @@ class Clock(StoreCore):
         `add_reader`, Tk's `createfilehandler`). Owned by the store: don't close it."""
         fd: int = _native.lib.tca_store_fd(self._h)
         if fd < 0:
-            raise self._error(_native.ERR_INVALID_HANDLE if self._h is None else _native.ERR_SYSTEM)
+            closed = self._h is None
+            raise self._error(_native.ERR_INVALID_HANDLE if closed else _native.ERR_SYSTEM)
         return fd
 
     def attach(self, loop: Optional[asyncio.AbstractEventLoop] = None) -> Attachment:

@@ -24,10 +24,11 @@ class Request:
 
     `id` names it in answers, `name` says what to do, `payload` is the decoded payload
     (`payload_json` the raw bytes), `kind` says how it is answered: `"oneShot"`, `"stream"` or
-    `"fireAndForget"` (which takes no answer). Answer it now or later, on any thread: `respond(value)` (once
-    for a one-shot request; once per element of a stream), `fail(message)`, `complete()` (ends a
-    stream). `cancelled` turns true when the store cancels it (the effect that made it was
-    cancelled, or the store closed); `on_cancel(fn)` calls `fn()` then.
+    `"fireAndForget"` (which takes no answer). Answer it now or later, on any thread:
+    `respond(value)` (once for a one-shot request; once per element of a stream),
+    `fail(message)`, `complete()` (ends a stream). `cancelled` turns true when the store cancels
+    it (the effect that made it was cancelled, or the store closed); `on_cancel(fn)` calls `fn()`
+    then.
     """
 
     __slots__ = (

@@ -92,7 +92,8 @@ def test_building_from_source_without_a_library_says_what_to_run(tmp_path):
         tmp_path,
     )
     assert result.returncode != 0
-    hint = [line for line in (result.stdout + result.stderr).splitlines() if "run `make lib`" in line]
+    output = (result.stdout + result.stderr).splitlines()
+    hint = [line for line in output if "run `make lib`" in line]
     assert hint, result.stdout + result.stderr
     assert "TCA_WHEEL_LIBRARY=/path/to/libtca.so.0" in hint[0]
     assert not list(tmp_path.glob("out/*.whl"))
@@ -121,7 +122,10 @@ def test_an_explicit_tca_library_is_the_only_place_tried(tmp_path):
     copy = copy_of_the_package(away_from_the_repository(tmp_path))
     missing = tmp_path / "nowhere" / "libtca.so.0"
     result = run(
-        [sys.executable, "-c", "import tca"], tmp_path, PYTHONPATH=str(copy), TCA_LIBRARY=str(missing)
+        [sys.executable, "-c", "import tca"],
+        tmp_path,
+        PYTHONPATH=str(copy),
+        TCA_LIBRARY=str(missing),
     )
     assert result.returncode != 0
     error = result.stderr.splitlines()
