@@ -22,7 +22,6 @@ C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 SWIFT_SOURCES := $(shell find Sources -name '*.swift') Package.swift scripts/tca.map Makefile
 
 .PHONY: all lib demo test test-swift test-c test-python python-test-deps venv test-own-feature bench install clean \
-  wheel \
   abi-check sanitize sanitize-address sanitize-thread examples
 
 all: lib
@@ -136,13 +135,15 @@ test-python: lib $(VENV)/.installed python-test-deps wheel
 # stripped libtca.so.0 (bindings/python/setup.py). Built from a copy of the package's folder, so
 # that the build leaves nothing in the tree.
 WHEEL_DIR := $(BUILD)/wheel
+.PHONY: wheel
 wheel: $(LIB) $(VENV)/.installed
 	rm -rf $(WHEEL_DIR) $(BUILD)/wheel-src
 	mkdir -p $(WHEEL_DIR)
 	cp -r bindings/python $(BUILD)/wheel-src
 	rm -rf $(BUILD)/wheel-src/build $(BUILD)/wheel-src/*.egg-info
 	TCA_WHEEL_LIBRARY=$(CURDIR)/$(LIBDIR)/libtca.so.$(SOMAJOR) \
-	  $(VENV)/bin/pip wheel --quiet --no-deps --no-build-isolation --wheel-dir $(WHEEL_DIR) $(BUILD)/wheel-src
+	  $(VENV)/bin/pip wheel --quiet --no-deps --no-build-isolation \
+	    --wheel-dir $(WHEEL_DIR) $(BUILD)/wheel-src
 	@ls $(WHEEL_DIR)/*.whl
 
 # ---- benchmarks --------------------------------------------------------------------------------
