@@ -3,8 +3,9 @@ import StoreKernel
 /// The dice roller of dice-roller-tca-readme.md: a roll button that starts an animation at once
 /// and lands on 1...6 from the store's random source 500 ms later (store clock), a roll history
 /// with undo and reset, the last five rolls for the preview card, and a full-history screen
-/// presented through optional `destination` state. Haptic feedback is a fire-and-forget host
-/// request, `haptics.impact` with `{"style":"medium"}`.
+/// presented through `destination`, a ``PresentationState`` (the screen closes itself with the
+/// dismiss dependency). Haptic feedback is a fire-and-forget host request, `haptics.impact` with
+/// `{"style":"medium"}`.
 ///
 ///     "rollButtonTapped"   (or {"view":"rollButtonTapped"})
 ///        → haptics.impact, startAnimation; 500 ms later rollCompleted(4)
@@ -25,7 +26,7 @@ public struct Dice: Reducer, Sendable {
     /// Turns by 360 at each roll's start: drives the rotation animation.
     public var rollAnimationAngle: Double
     /// The screen presented over the roller, if any.
-    public var destination: Destination.State?
+    @PresentationState public var destination: Destination.State?
 
     public init(
       currentRoll: Int? = nil, isRolling: Bool = false, rollHistory: [Int] = [],
@@ -194,16 +195,17 @@ public struct Dice: Reducer, Sendable {
         state.rollAnimationAngle += 360
         return .none
 
-      case .destination(.dismiss), .destination(.presented(.history(.closeButtonTapped))):
-        state.destination = nil
+      case .destination:
+        // NB: the `ifLet` below dismisses on `.dismiss` (the host's back button, or the screen's
+        // close button through the dismiss dependency).
         return .none
       }
     }
     .ifLet(
-      \.destination,
-      action: AnyCasePath<Action, Destination.Action>(
-        embed: { .destination(.presented($0)) },
-        extract: { if case let .destination(.presented(action)) = $0 { action } else { nil } })
+      \.$destination,
+      action: AnyCasePath<Action, PresentationAction<Destination.Action>>(
+        embed: Action.destination,
+        extract: { if case let .destination(action) = $0 { action } else { nil } })
     ) {
       Destination()
     }
