@@ -1,5 +1,6 @@
 import Features
 import StoreKernel
+import Synchronization
 import StoreKernelTesting
 import Testing
 
@@ -147,8 +148,9 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
 @Test func theFullHistoryScreenIsPresentedAndDismissed() {
   let store = diceStore(Dice.State(currentRoll: 1, rollHistory: [1, 2]))
   store.send(.view(.viewFullHistoryTapped)) { $0.destination = history([1, 2]) }
-  // The screen's own close button.
-  store.send(.destination(.presented(.history(.closeButtonTapped)))) { $0.destination = nil }
+  // The screen's own close button: the screen dismisses itself (the dismiss dependency).
+  store.send(.destination(.presented(.history(.closeButtonTapped))))
+  store.receive(.destination(.dismiss)) { $0.destination = nil }
   // A child action with nothing presented is ignored.
   store.send(.destination(.presented(.history(.closeButtonTapped))))
   store.send(.view(.viewFullHistoryTapped)) { $0.destination = history([1, 2]) }
@@ -188,8 +190,12 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
   let screen = DiceHistory.State(rolls: [6, 2, 5])
   #expect(screen.entries.map(\.number) == [3, 2, 1])
   #expect(screen.entries.map(\.value) == [6, 2, 5])
-  let store = TestStore(initialState: screen, reducer: DiceHistory(), reporter: .swiftTesting)
+  let dismissals = Mutex(0)
+  let store = TestStore(
+    initialState: screen, reducer: DiceHistory(), reporter: .swiftTesting,
+    withDependencies: { $0.dismiss = DismissEffect { dismissals.withLock { $0 += 1 } } })
   store.send(.closeButtonTapped)
+  #expect(dismissals.withLock { $0 } == 1)
   store.finish()
 }
 

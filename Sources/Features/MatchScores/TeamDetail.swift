@@ -115,7 +115,7 @@ public struct TeamDetail: Reducer, Sendable {
 
     case let .gamesFailed(message):
       state.dataLoadingStatus = .error
-      state.errorMessage = "Could not load the \(state.team.name) games: \(message)"
+      state.errorMessage = "Could not load the games of \(state.team.fullName): \(message)"
       return .none
     }
   }
