@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Lets a presented child (``PresentationState``) or a stack element (``StackState``) dismiss
 /// itself from an effect: the parent's `ifLet` then receives ``PresentationAction/dismiss`` (a
 /// stack's `forEach`, ``StackAction/popFrom(id:)`` for the element), sets the child's state to
@@ -25,14 +27,45 @@ public struct DismissEffect: Sendable {
   public func callAsFunction() async {
     if let dismiss {
       await dismiss()
-    } else if let presented = DismissEffect.presented {
+    } else if let presented = DismissRegistry.current() {
       await presented()
     }
   }
+}
 
-  // NB: a task local, not a store dependency: each child's effects must dismiss that child, and
-  // `ifLet`/`forEach` wrap the child's `.run` effects to set it (the innermost one wins).
-  @TaskLocal static var presented: (@Sendable () async -> Void)?
+/// Which dismissal each running effect task has: what `ifLet` and `forEach` set around their
+/// children's `.run` work, the innermost last.
+///
+/// NB: not a `@TaskLocal`: pushing a task-local value crashes inside the statically linked
+/// concurrency runtime of libtca.so when the task runs on the store's host-drained executor
+/// (swift_task_localValuePush). A table keyed by the current task does the same here: the task
+/// is alive while its entries are (they are removed before the work returns).
+enum DismissRegistry {
+  typealias Dismissal = @Sendable () async -> Void
+
+  private static let table = Mutex<[Int: [Dismissal]]>([:])
+
+  /// The current task's key: its address (unique while it runs).
+  private static func currentKey() -> Int? {
+    withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: Int.self) } }
+  }
+
+  /// Runs `operation` with `dismissal` as the current task's dismissal.
+  static func with(_ dismissal: @escaping Dismissal, _ operation: () async -> Void) async {
+    guard let key = currentKey() else { return await operation() }
+    table.withLock { $0[key, default: []].append(dismissal) }
+    await operation()
+    table.withLock { table in
+      table[key]?.removeLast()
+      if table[key]?.isEmpty == true { table[key] = nil }
+    }
+  }
+
+  /// The current task's innermost dismissal, if any.
+  static func current() -> Dismissal? {
+    guard let key = currentKey() else { return nil }
+    return table.withLock { $0[key]?.last }
+  }
 }
 
 private enum DismissKey: DependencyKey {
@@ -59,7 +92,7 @@ extension Effect {
       return Effect(
         operation: .run(
           Run { send in
-            await DismissEffect.$presented.withValue({ await dismiss(send) }) {
+            await DismissRegistry.with({ await dismiss(send) }) {
               await run.operation(send)
             }
           }))

@@ -87,6 +87,23 @@ def test_the_history_screen_is_presented_and_dismissed(dice):
     dice.send({"view": "viewFullHistoryTapped"})
     dice.send({"destination": "dismiss"})
     assert dice.get("/destination") is None
+    # Nothing presented: a dismissal and the screen's actions change nothing.
+    version = dice.version
+    dice.send({"destination": "dismiss"})
+    dice.send({"destination": {"presented": {"history": "closeButtonTapped"}}})
+    assert dice.version == version and dice.get("/destination") is None
+
+
+def test_a_restored_history_screen_is_dismissed(dice):
+    roll(dice)
+    dice.send("viewFullHistoryTapped")
+    with tca.Store("dice", state=dice.snapshot(), clock="manual") as restored:
+        assert restored.get("/destination/history/rolls") == [SEED7[0]]
+        restored.send({"destination": {"presented": {"history": "closeButtonTapped"}}})
+        assert restored.get("/destination") is None
+        restored.send("viewFullHistoryTapped")
+        restored.send({"destination": {"dismiss": {}}})
+        assert restored.get("/destination") is None
 
 
 def test_snapshots_restore_and_ignore_derived_values(dice):
