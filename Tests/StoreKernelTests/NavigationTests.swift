@@ -275,6 +275,22 @@ struct Navigator: Reducer {
   store.finish()
 }
 
+@Test func stackStateEditsKeepIDsApartFromPositions() {
+  var stack: StackState<Int> = [10, 11, 12, 13]
+  stack[id: 1] = nil
+  #expect(stack.ids == [0, 2, 3] && Array(stack) == [10, 12, 13])
+  stack[id: 2] = 22
+  stack[id: 9] = 99
+  #expect(Array(stack) == [10, 22, 13])
+  stack.removeLast()
+  stack.append(14)
+  #expect(stack.ids == [0, 2, 4])
+  stack.removeLast(5)
+  #expect(stack.isEmpty && stack.nextID == 5)
+  #expect(!stack.push(1, id: 4) && stack.push(1, id: 5) && stack.ids == [5])
+  #expect(stack.pop(to: 5) && !stack.pop(to: 6) && !stack.pop(from: 6))
+}
+
 @Test func stackStateKeepsItsNextIDThroughJSON() throws {
   var stack = StackState<Ticker.State>([Ticker.State(ticks: 1), Ticker.State(ticks: 2)])
   stack.pop(from: 1)

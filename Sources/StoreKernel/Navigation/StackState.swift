@@ -37,13 +37,19 @@ public struct StackState<Element> {
   /// The ids of the elements, bottom first.
   public var ids: [StackElementID] { _ids }
 
-  /// The element with id `id`, if it is on the stack. Setting nil pops nothing: use
-  /// ``pop(from:)``.
+  /// The element with id `id`, if it is on the stack. Setting nil removes that element alone
+  /// (``pop(from:)`` removes the ones above it too); setting an id not on the stack does
+  /// nothing.
   public subscript(id id: StackElementID) -> Element? {
     get { _ids.firstIndex(of: id).map { _elements[$0] } }
     set {
-      guard let newValue, let index = _ids.firstIndex(of: id) else { return }
-      _elements[index] = newValue
+      guard let index = _ids.firstIndex(of: id) else { return }
+      if let newValue {
+        _elements[index] = newValue
+      } else {
+        _ids.remove(at: index)
+        _elements.remove(at: index)
+      }
     }
   }
 
@@ -92,6 +98,13 @@ public struct StackState<Element> {
   public mutating func popLast() -> Element? {
     _ = _ids.popLast()
     return _elements.popLast()
+  }
+
+  /// Pops the top `count` elements (all of them if there are fewer).
+  public mutating func removeLast(_ count: Int = 1) {
+    let count = Swift.min(Swift.max(count, 0), _ids.count)
+    _ids.removeLast(count)
+    _elements.removeLast(count)
   }
 
   /// Pops every element (their ids stay given out).
