@@ -186,6 +186,34 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
   store.finish()
 }
 
+@Test func theResetButtonAsksWithAnAlertWhoseResetButtonResets() {
+  let store = diceStore(Dice.State(currentRoll: 1, rollHistory: [1, 2]))
+  let alert = AlertState<Dice.Action.Alert>(
+    title: "Reset the history?", message: "All 2 rolls are forgotten.",
+    buttons: [
+      ButtonState(role: .destructive, action: .confirmReset, label: "Reset"),
+      ButtonState(role: .cancel, label: "Cancel"),
+    ])
+  store.send(.view(.resetButtonTapped)) { $0.alert = alert }
+  // Cancel: the host dismisses; nothing else changes.
+  store.send(.alert(.dismiss)) { $0.alert = nil }
+  store.send(.view(.resetButtonTapped)) { $0.alert = alert }
+  store.send(.alert(.presented(.confirmReset))) {
+    $0.alert = nil
+    $0.currentRoll = nil
+    $0.rollHistory = []
+  }
+  // No alert showing: its buttons do nothing.
+  store.send(.alert(.presented(.confirmReset)))
+  store.send(.view(.resetButtonTapped)) {
+    $0.alert = AlertState(
+      title: "Reset the history?", message: "There are no rolls yet.",
+      buttons: alert.buttons)
+  }
+  store.send(.alert(.dismiss)) { $0.alert = nil }
+  store.finish()
+}
+
 @Test func theHistoryScreenNumbersItsEntriesNewestFirst() {
   let screen = DiceHistory.State(rolls: [6, 2, 5])
   #expect(screen.entries.map(\.number) == [3, 2, 1])
@@ -209,6 +237,10 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
     (#"{"view":{"_0":{"rollButtonTapped":{}}}}"#, .view(.rollButtonTapped)),
     (#""undoLastRoll""#, .view(.undoLastRoll)),
     (#""resetHistory""#, .view(.resetHistory)),
+    (#""resetButtonTapped""#, .view(.resetButtonTapped)),
+    (#"{"alert":{"presented":{"confirmReset":{}}}}"#, .alert(.presented(.confirmReset))),
+    (#"{"alert":{"presented":"confirmReset"}}"#, .alert(.presented(.confirmReset))),
+    (#"{"alert":"dismiss"}"#, .alert(.dismiss)),
     (#""viewFullHistoryTapped""#, .view(.viewFullHistoryTapped)),
     (#"{"view":"viewFullHistoryTapped"}"#, .view(.viewFullHistoryTapped)),
     (#"{"rollCompleted":4}"#, .internal(.rollCompleted(4))),
@@ -234,7 +266,7 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
   #expect(
     try json(Dice.State())
       == #"{"currentRoll":null,"isRolling":false,"rollHistory":[],"rollAnimationAngle":0,"#
-      + #""destination":null,"lastFiveRolls":[]}"#)
+      + #""destination":null,"alert":null,"lastFiveRolls":[]}"#)
   let state = Dice.State(
     currentRoll: 3, rollHistory: [3, 1, 4, 1, 5, 9 - 3], rollAnimationAngle: 2160,
     destination: history([3, 1]))
@@ -242,7 +274,7 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
     try json(state)
       == #"{"currentRoll":3,"isRolling":false,"rollHistory":[3,1,4,1,5,6],"#
       + #""rollAnimationAngle":2160,"destination":{"history":{"rolls":[3,1],"#
-      + #""entries":[{"number":2,"value":3},{"number":1,"value":1}]}},"#
+      + #""entries":[{"number":2,"value":3},{"number":1,"value":1}]}},"alert":null,"#
       + #""lastFiveRolls":[3,1,4,1,5]}"#)
   #expect(try decode(Dice.State.self, json(state)) == state)
   #expect(try decode(Dice.State.self, "{}") == Dice.State())

@@ -11,9 +11,12 @@ import StoreKernel
 ///        → haptics.impact, startAnimation; 500 ms later rollCompleted(4)
 ///     "viewFullHistoryTapped"  →  destination: {"history":{"rolls":[4],…}}
 ///     {"destination":"dismiss"}
+///     "resetButtonTapped"  →  alert: {"title":"Reset the history?",…,"buttons":[…]}
+///     {"alert":{"presented":{"confirmReset":{}}}}  →  the history is reset
 ///
 /// Actions follow the seed's structure: `view` (what the user did), `internal` (what effects
-/// feed back), `destination` (the presented screen). A host may send a view or internal action
+/// feed back), `destination` (the presented screen), `alert` (the reset confirmation, an
+/// ``AlertState``). A host may send a view or internal action
 /// bare, without its group: `"rollButtonTapped"` is `{"view":"rollButtonTapped"}`.
 public struct Dice: Reducer, Sendable {
   public struct State: Equatable, Codable, Sendable {
@@ -27,16 +30,20 @@ public struct Dice: Reducer, Sendable {
     public var rollAnimationAngle: Double
     /// The screen presented over the roller, if any.
     @PresentationState public var destination: Destination.State?
+    /// The alert that confirms a reset, while it shows.
+    @PresentationState public var alert: AlertState<Action.Alert>?
 
     public init(
       currentRoll: Int? = nil, isRolling: Bool = false, rollHistory: [Int] = [],
-      rollAnimationAngle: Double = 0, destination: Destination.State? = nil
+      rollAnimationAngle: Double = 0, destination: Destination.State? = nil,
+      alert: AlertState<Action.Alert>? = nil
     ) {
       self.currentRoll = currentRoll
       self.isRolling = isRolling
       self.rollHistory = rollHistory
       self.rollAnimationAngle = rollAnimationAngle
       self.destination = destination
+      self.alert = alert
     }
 
     /// The preview card's rolls: the last five, newest first. Encoded with the state, ignored
@@ -44,7 +51,8 @@ public struct Dice: Reducer, Sendable {
     public var lastFiveRolls: [Int] { Array(rollHistory.prefix(5)) }
 
     enum CodingKeys: String, CodingKey {
-      case currentRoll, isRolling, rollHistory, rollAnimationAngle, destination, lastFiveRolls
+      case currentRoll, isRolling, rollHistory, rollAnimationAngle, destination, alert
+      case lastFiveRolls
     }
 
     public init(from decoder: any Decoder) throws {
@@ -55,6 +63,7 @@ public struct Dice: Reducer, Sendable {
       rollAnimationAngle =
         try container.decodeIfPresent(Double.self, forKey: .rollAnimationAngle) ?? 0
       destination = try container.decodeIfPresent(Destination.State.self, forKey: .destination)
+      alert = try container.decodeIfPresent(AlertState<Action.Alert>.self, forKey: .alert)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -64,6 +73,7 @@ public struct Dice: Reducer, Sendable {
       try container.encode(rollHistory, forKey: .rollHistory)
       try container.encode(rollAnimationAngle, forKey: .rollAnimationAngle)
       try container.encode(destination, forKey: .destination)
+      try container.encode(alert, forKey: .alert)
       try container.encode(lastFiveRolls, forKey: .lastFiveRolls)
     }
   }
@@ -72,6 +82,12 @@ public struct Dice: Reducer, Sendable {
     case view(ViewAction)
     case `internal`(InternalAction)
     case destination(PresentationAction<Destination.Action>)
+    case alert(PresentationAction<Alert>)
+
+    /// The actions of the reset alert's buttons.
+    public enum Alert: Equatable, Codable, Sendable {
+      case confirmReset
+    }
 
     /// What the user did.
     public enum ViewAction: Equatable, Codable, Sendable {
@@ -80,6 +96,8 @@ public struct Dice: Reducer, Sendable {
       case undoLastRoll
       /// Clears the history and stops a roll under way.
       case resetHistory
+      /// The reset button: asks first, with an alert (its Reset button resets the history).
+      case resetButtonTapped
       case viewFullHistoryTapped
     }
 
@@ -172,12 +190,19 @@ public struct Dice: Reducer, Sendable {
         state.syncPresentedHistory()
         return .none
 
-      case .view(.resetHistory):
+      case .view(.resetHistory), .alert(.presented(.confirmReset)):
         state.rollHistory = []
         state.currentRoll = nil
         state.isRolling = false
         state.syncPresentedHistory()
         return .cancel(id: CancelID.roll)
+
+      case .view(.resetButtonTapped):
+        state.alert = .resetConfirmation(rolls: state.rollHistory.count)
+        return .none
+
+      case .alert(.dismiss):
+        return .none
 
       case .view(.viewFullHistoryTapped):
         state.destination = .history(DiceHistory.State(rolls: state.rollHistory))
@@ -209,6 +234,28 @@ public struct Dice: Reducer, Sendable {
     ) {
       Destination()
     }
+    .ifLet(
+      \.$alert,
+      action: AnyCasePath<Action, PresentationAction<Action.Alert>>(
+        embed: Action.alert,
+        extract: { if case let .alert(action) = $0 { action } else { nil } }))
+  }
+}
+
+extension AlertState where Action == Dice.Action.Alert {
+  /// The alert of the reset button: "Reset the history?", Reset (destructive) and Cancel.
+  static func resetConfirmation(rolls: Int) -> Self {
+    AlertState(
+      title: "Reset the history?",
+      message: switch rolls {
+      case 0: "There are no rolls yet."
+      case 1: "The roll is forgotten."
+      default: "All \(rolls) rolls are forgotten."
+      },
+      buttons: [
+        ButtonState(role: .destructive, action: .confirmReset, label: "Reset"),
+        ButtonState(role: .cancel, label: "Cancel"),
+      ])
   }
 }
 
@@ -253,12 +300,14 @@ extension Dice.Action: Decodable {
     case view(ViewAction)
     case `internal`(InternalAction)
     case destination(PresentationAction<Dice.Destination.Action>)
+    case alert(PresentationAction<Dice.Action.Alert>)
 
     var action: Dice.Action {
       switch self {
       case let .view(action): return .view(action)
       case let .internal(action): return .internal(action)
       case let .destination(action): return .destination(action)
+      case let .alert(action): return .alert(action)
       }
     }
   }
@@ -266,7 +315,8 @@ extension Dice.Action: Decodable {
 
 extension Dice.Action.ViewAction {
   static let caseNames: Set<String> = [
-    "rollButtonTapped", "undoLastRoll", "resetHistory", "viewFullHistoryTapped",
+    "rollButtonTapped", "undoLastRoll", "resetHistory", "resetButtonTapped",
+    "viewFullHistoryTapped",
   ]
 }
 
