@@ -245,13 +245,14 @@ public struct Dice: Reducer, Sendable {
 extension AlertState where Action == Dice.Action.Alert {
   /// The alert of the reset button: "Reset the history?", Reset (destructive) and Cancel.
   static func resetConfirmation(rolls: Int) -> Self {
-    AlertState(
-      title: "Reset the history?",
-      message: switch rolls {
+    let message =
+      switch rolls {
       case 0: "There are no rolls yet."
       case 1: "The roll is forgotten."
       default: "All \(rolls) rolls are forgotten."
-      },
+      }
+    return AlertState(
+      title: "Reset the history?", message: message,
       buttons: [
         ButtonState(role: .destructive, action: .confirmReset, label: "Reset"),
         ButtonState(role: .cancel, label: "Cancel"),
