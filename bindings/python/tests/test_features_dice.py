@@ -106,6 +106,30 @@ def test_a_restored_history_screen_is_dismissed(dice):
         assert restored.get("/destination") is None
 
 
+def test_the_reset_alert_is_plain_data_and_its_button_comes_back(dice):
+    roll(dice)
+    assert dice.state["alert"] is None
+    dice.send("resetButtonTapped")
+    alert = dice.state["alert"]
+    assert alert == {
+        "title": "Reset the history?",
+        "message": "The roll is forgotten.",
+        "buttons": [
+            {"label": "Reset", "role": "destructive", "action": {"confirmReset": {}}},
+            {"label": "Cancel", "role": "cancel", "action": None},
+        ],
+    }
+    dice.send({"alert": "dismiss"})  # Cancel
+    assert dice.state["alert"] is None and dice.state["rollHistory"] == [SEED7[0]]
+    dice.send("resetButtonTapped")
+    (reset,) = [b for b in dice.state["alert"]["buttons"] if b["role"] == "destructive"]
+    dice.send({"alert": {"presented": reset["action"]}})
+    state = dice.state
+    assert (state["alert"], state["rollHistory"], state["currentRoll"]) == (None, [], None)
+    with pytest.raises(tca.JSONShapeError):
+        dice.send({"alert": {"presented": "launch"}})
+
+
 def test_snapshots_restore_and_ignore_derived_values(dice):
     roll(dice)
     dice.send("viewFullHistoryTapped")
