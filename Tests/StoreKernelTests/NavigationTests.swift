@@ -300,7 +300,8 @@ struct Navigator: Reducer {
   #expect(back == stack)
   // Without nextID: one past the largest id.
   let bare = try JSONDecoder().decode(
-    StackState<Ticker.State>.self, from: Array(#"{"elements":[{"id":4,"state":{"ticks":0}}]}"#.utf8))
+    StackState<Ticker.State>.self,
+    from: Array(#"{"elements":[{"id":4,"state":{"ticks":0}}]}"#.utf8))
   #expect(bare.ids == [4] && bare.nextID == 5)
   // Repeated ids, a nextID at or below an id, ids out of range: errors, never a trap.
   for bad in [
@@ -334,9 +335,8 @@ struct Navigator: Reducer {
   #expect(try decodeSheets(#"{"sheet":{"dismiss":{}}}"#) == .sheet(.dismiss))
   #expect(
     try decodeSheets(#"{"sheet":{"presented":"tick"}}"#) == .sheet(.presented(.tick)))
-  #expect(
-    String(decoding: try JSONEncoder().encode(Navigator.Action.path(.popFrom(id: 3))), as: UTF8.self)
-      == #"{"path":{"_0":{"popFrom":{"id":3}}}}"#)
+  let popJSON = try JSONEncoder().encode(Navigator.Action.path(.popFrom(id: 3)))
+  #expect(String(decoding: popJSON, as: UTF8.self) == #"{"path":{"_0":{"popFrom":{"id":3}}}}"#)
 }
 
 @Test func navigationTypesDirectJSONPathsMatchCodable() throws {

@@ -104,9 +104,9 @@ static void test_history_screen(void) {
   /* Nothing presented: a dismissal and the screen's actions change nothing. */
   uint64_t version = tca_store_version(store);
   CHECK_STATUS(tca_store_send(store, "{\"destination\":\"dismiss\"}"), TCA_OK);
-  CHECK_STATUS(
-      tca_store_send(store, "{\"destination\":{\"presented\":{\"history\":\"closeButtonTapped\"}}}"),
-      TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "{\"destination\":{\"presented\":"
+                                     "{\"history\":\"closeButtonTapped\"}}}"),
+               TCA_OK);
   CHECK(tca_store_version(store) == version);
   tca_store_free(store);
 }

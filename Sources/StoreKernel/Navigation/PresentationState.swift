@@ -9,8 +9,8 @@
 ///       state.destination = .history(History.State())
 ///
 /// Run the child with ``Reducer/ifLet(_:action:destination:)`` on `\.$destination`: it runs the
-/// child's actions, dismisses on ``PresentationAction/dismiss``, gives the child a ``DismissEffect``
-/// and cancels the child's effects when it goes away.
+/// child's actions, dismisses on ``PresentationAction/dismiss``, gives the child a
+/// ``DismissEffect`` and cancels the child's effects when it goes away.
 ///
 /// Wire form: the child's state, or `null` (as the optional it wraps).
 @propertyWrapper

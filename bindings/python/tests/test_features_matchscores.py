@@ -1,7 +1,7 @@
 """The matchscores feature end to end from Python: the host answers its requests with the fixture
 files in the NBA API's shape (Tests/fixtures/matchscores): paging, search, favorites, failures,
-pull-to-refresh cancelling a page in flight; the team detail pushed on the navigation stack, fetching
-its games with its own request, and popped (its fetch cancelled)."""
+pull-to-refresh cancelling a page in flight; the team detail pushed on the navigation stack,
+fetching its games with its own request, and popped (its fetch cancelled)."""
 
 from pathlib import Path
 
@@ -174,7 +174,8 @@ def test_team_detail_is_pushed_fetches_its_games_and_is_popped(store):
     detail = element["state"]["teamDetail"]
     assert detail["team"]["full_name"] == "Boston Celtics" and detail["isLoading"] is True
     (celtics,) = requests
-    assert (celtics.name, celtics.payload) == ("matchScores.fetchTeamGames", {"team_id": 2, "page": 1})
+    assert celtics.name == "matchScores.fetchTeamGames"
+    assert celtics.payload == {"team_id": 2, "page": 1}
     celtics.respond(fixture("games_page1.json"))
     detail = store.get("/path/elements/0/state/teamDetail")
     assert detail["dataLoadingStatus"] == "loaded" and len(detail["games"]) == 4
