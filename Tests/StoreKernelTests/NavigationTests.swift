@@ -211,6 +211,46 @@ struct Navigator: Reducer {
       + #""buttons":[{"label":"Keep","role":null,"action":{"keep":{}}}]}"#)
 }
 
+@Test func anAlertCaseOfAnEnumDestinationGoesAwayAfterItsButton() {
+  struct Screens: Reducer {
+    struct State: Equatable {
+      @PresentationState var destination: Destination?
+    }
+    enum Destination: Equatable {
+      case alert(AlertState<Int>)
+      case ticker(Ticker.State)
+    }
+    enum Action: Equatable {
+      case showAlert, showTicker
+      case destination(PresentationAction<Int>)
+    }
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        switch action {
+        case .showAlert:
+          let button = ButtonState(action: 1) { "A" }
+          state.destination = .alert(AlertState(title: "T", buttons: [button]))
+        case .showTicker:
+          state.destination = .ticker(Ticker.State())
+        case .destination:
+          break
+        }
+        return .none
+      }
+      .ifLet(\.$destination, action: Action.destination) { EmptyReducer() }
+    }
+  }
+  let store = TestStore(initialState: Screens.State(), reducer: Screens(), reporter: .swiftTesting)
+  store.send(.showAlert) {
+    $0.destination = .alert(AlertState(title: "T", buttons: [ButtonState(action: 1, label: "A")]))
+  }
+  store.send(.destination(.presented(1))) { $0.destination = nil }
+  // Any other screen stays after its actions.
+  store.send(.showTicker) { $0.destination = .ticker(Ticker.State()) }
+  store.send(.destination(.presented(1)))
+  store.finish()
+}
+
 // MARK: - Stacks
 
 @Test func poppingAnElementCancelsItsEffects() {

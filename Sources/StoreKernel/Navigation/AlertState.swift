@@ -1,6 +1,7 @@
 /// An alert as data: a title, a message, and buttons whose actions come back to the parent when
-/// tapped. Present it through ``PresentationState`` and run it with `ifLet` (no reducer of its
-/// own); it is dismissed after any of its buttons' actions.
+/// tapped. Present it through ``PresentationState`` (alone, or as a case of an enum destination)
+/// and run it with `ifLet` (no reducer of its own); it is dismissed after any of its buttons'
+/// actions.
 ///
 ///     @PresentationState var alert: AlertState<Action.Alert>?
 ///     case alert(PresentationAction<Alert>)

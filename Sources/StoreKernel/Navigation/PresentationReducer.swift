@@ -104,7 +104,7 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
         state[keyPath: toPresentationState].wrappedValue = nil
       case .presented:
         // NB: as upstream: an alert or dialog goes away once a button was tapped.
-        if state[keyPath: toPresentationState].wrappedValue is any _EphemeralState {
+        if let child = state[keyPath: toPresentationState].wrappedValue, isEphemeral(child) {
           state[keyPath: toPresentationState].wrappedValue = nil
         }
       }
@@ -147,7 +147,8 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
   }
 }
 
-extension _PresentationReducer: @unchecked Sendable where Parent: Sendable, Destination: Sendable {}
+extension _PresentationReducer: @unchecked Sendable
+where Parent: Sendable, Destination: Sendable {}
 
 /// A presented child's case and id, as far as it has them.
 @usableFromInline
@@ -164,3 +165,15 @@ struct PresentationIdentity: Hashable {
 
 /// State that goes away by itself once the user acted on it: alerts and dialogs.
 public protocol _EphemeralState {}
+
+/// Whether `state` is an alert or a dialog, or an enum destination in a case holding one
+/// (`case alert(AlertState<Alert>)`).
+@usableFromInline
+func isEphemeral(_ state: Any) -> Bool {
+  if state is any _EphemeralState { return true }
+  let mirror = Mirror(reflecting: state)
+  guard mirror.displayStyle == .enum, let payload = mirror.children.first?.value else {
+    return false
+  }
+  return payload is any _EphemeralState
+}
