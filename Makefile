@@ -168,6 +168,8 @@ BENCH_SWIFT   := $(SWIFT) build -c release --product SwiftBench --scratch-path $
 # The C effect round trip is compiled in once tca.h declares the effect API.
 BENCH_CDEFS   := $(shell grep -q tca_store_set_effect_handler include/tca.h && echo -DBENCH_HAVE_EFFECTS)
 PYDUX         := pydux==0.2.2
+# python-redux (PyPI; module `redux`) needs Python 3.11+: elsewhere its rows say n/a.
+PYTHON_REDUX  := python-redux==0.25.4
 
 bench: lib $(BENCH)/SwiftBench $(BENCH)/cbench $(BENCH)/libbenchnoop.so $(VENV)/.bench
 	$(VENV)/bin/python Benchmarks/run.py --bench-dir $(BENCH) \
@@ -188,6 +190,8 @@ $(BENCH)/cbench: Benchmarks/c/bench.c Benchmarks/c/noop.h include/tca.h $(LIB) $
 
 $(VENV)/.bench: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet $(PYDUX)
+	$(VENV)/bin/pip install --quiet $(PYTHON_REDUX) || \
+	  echo "bench: $(PYTHON_REDUX) did not install (it needs Python 3.11+): its rows show n/a"
 	touch $@
 
 # ---- sanitizers -------------------------------------------------------------------------------

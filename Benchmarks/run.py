@@ -72,6 +72,9 @@ def target_of(row: dict[str, Any]) -> str:
     if "speedup" in target:
         wanted, text = target["speedup"], f">={target['speedup']:g}x faster"
         met = row["ratio"] is not None and row["ratio"] <= 1 / wanted
+    elif "ratio_max" in target:
+        text = f"<={target['ratio_max']:g}x the floor"
+        met = row["ratio"] is not None and row["ratio"] <= target["ratio_max"]
     elif "ours_max" in target:
         text = f"<={figure(target['ours_max'], row['unit'])}"
         met = "median" in row["ours"] and row["ours"]["median"] <= target["ours_max"]

@@ -3,9 +3,12 @@
     TCA_LIBRARY=build/lib/libtca.so.0 build/venv/bin/python Benchmarks/python/bench.py \\
         --noop build/bench/libbenchnoop.so
 
-`tca.Store.send` against two alternatives measured in the same run, samples interleaved:
+`tca.Store.send` against three alternatives measured in the same run, samples interleaved:
   - the floor: a ctypes call of a no-op C function taking one bytes argument (libbenchnoop.so);
-  - pydux, a pure-Python Redux-style store from PyPI, doing the same work with a Python reducer.
+  - pydux, a pure-Python Redux-style store from PyPI, doing the same work with a Python reducer;
+  - python-redux (PyPI `python-redux`, module `redux`, compiled with Cython), the same work with
+    its immutable dataclass states and actions (rows `n/a` where it is not installed: it needs
+    Python 3.11 or newer).
 Settings from the environment: BENCH_SAMPLES (default 41), BENCH_SAMPLE_MS (default 120).
 """
 
@@ -22,6 +25,18 @@ from typing import Any, Callable
 
 import pydux
 import tca
+
+try:
+    from dataclasses import replace as _replace
+
+    import redux as python_redux
+    from immutable import Immutable
+    from redux.main import Store as ReduxStore
+except ImportError as _error:  # python-redux needs Python 3.11+ (the Makefile says so)
+    python_redux = None
+    PYTHON_REDUX_NA: str | None = f"needs python-redux ({_error})"
+else:
+    PYTHON_REDUX_NA = None
 
 SAMPLES = max(3, int(os.environ.get("BENCH_SAMPLES", "41")))
 SAMPLE_NS = max(1, int(os.environ.get("BENCH_SAMPLE_MS", "120"))) * 1_000_000
@@ -73,11 +88,14 @@ def measure(candidates: list[Candidate]) -> list[dict[str, Any]]:
     return sides
 
 
-def emit(workload: str, ours: dict[str, Any], alt: dict[str, Any], note: str | None = None) -> None:
-    row = {"source": "python", "group": "Python", "workload": workload, "unit": "ns/op",
-           "ours": ours, "alt": alt}
+def emit(workload: str, ours: dict[str, Any], alt: dict[str, Any], note: str | None = None,
+         target: dict[str, float] | None = None) -> None:
+    row: dict[str, Any] = {"source": "python", "group": "Python", "workload": workload,
+                           "unit": "ns/op", "ours": ours, "alt": alt}
     if note:
         row["note"] = note
+    if target:
+        row["target"] = target
     print(json.dumps(row), flush=True)
 
 
@@ -123,6 +141,58 @@ def make_todos(count: int) -> dict[str, Any]:
             text += ' "soon"\t!'
         todos.append({"description": text, "id": i, "isComplete": i % 3 == 0})
     return {"editMode": False, "filter": "all", "todos": todos}
+
+
+# -- python-redux: immutable dataclasses, the style of its README ---------------------------------
+
+if python_redux is not None:
+
+    class CounterState(Immutable):
+        count: int
+
+    class IncrementButtonTapped(python_redux.BaseAction):
+        pass
+
+    class TodoItem(Immutable):
+        id: int
+        description: str
+        is_complete: bool
+
+    class TodosState(Immutable):
+        edit_mode: bool
+        filter: str
+        todos: tuple[TodoItem, ...]
+
+    class ToggleTodo(python_redux.BaseAction):
+        id: int
+
+    def redux_counter_reducer(state: Any, action: Any) -> Any:
+        if state is None:
+            return CounterState(count=0)
+        if isinstance(action, IncrementButtonTapped):
+            return _replace(state, count=state.count + 1)
+        return state
+
+    def redux_todos_reducer_for(initial: Any) -> Callable[[Any, Any], Any]:
+        def reducer(state: Any, action: Any) -> Any:
+            if state is None:
+                return initial
+            if isinstance(action, ToggleTodo):
+                target = action.id
+                return _replace(state, todos=tuple(
+                    _replace(todo, is_complete=not todo.is_complete) if todo.id == target
+                    else todo
+                    for todo in state.todos
+                ))
+            return state
+
+        return reducer
+
+    def redux_todos_state(state: dict[str, Any]) -> Any:
+        return TodosState(
+            edit_mode=state["editMode"], filter=state["filter"],
+            todos=tuple(TodoItem(id=t["id"], description=t["description"],
+                                 is_complete=t["isComplete"]) for t in state["todos"]))
 
 
 # SWITCH-ON (todos): once tca.features() lists "todos", the toggle row measures tca.Store too.
@@ -180,18 +250,35 @@ def main() -> None:
         for _ in range(n):
             dispatch(message)
 
+    redux_stores: list[Any] = []
+    predux_dispatch = None
+    if python_redux is not None:
+        predux = ReduxStore(redux_counter_reducer)
+        redux_stores.append(predux)
+
+        def predux_dispatch(n: int) -> None:
+            dispatch = predux.dispatch
+            for _ in range(n):
+                dispatch(IncrementButtonTapped())
+
     print("  Python: Store.send, counter", file=sys.stderr)
-    ours, floor, pure = measure([
+    ours, floor, pure, predux = measure([
         Candidate("tca.Store.send", "ours", tca_send),
         Candidate("ctypes no-op call (floor)", "floor",
                   ctypes_floor),
         Candidate("pydux dispatch", "competitor",
                   pydux_dispatch),
+        Candidate("python-redux dispatch", "competitor", predux_dispatch, PYTHON_REDUX_NA),
     ])
     if store.state["count"] <= 0 or redux.get_state()["count"] <= 0:
         sys.exit("bench.py: a counter did not count")
-    emit("Store.send, counter", ours, floor)
-    emit("Store.send, counter", ours, pure)
+    if redux_stores and redux_stores[0]._state.count <= 0:
+        sys.exit("bench.py: python-redux's counter did not count")
+    # Issue 17's targets: at most 2x the floor, at least 1.5x pydux, at least 5x python-redux.
+    emit("Store.send, counter", ours, floor, target={"ratio_max": 2})
+    emit("Store.send, counter", ours, pure, target={"speedup": 1.5})
+    emit("Store.send, counter", ours, predux, note="action built per call (a dataclass)",
+         target={"speedup": 5})
     store.close()
 
     state = make_todos(1000)
@@ -208,15 +295,29 @@ def main() -> None:
         for i in range(n):
             dispatch({"type": "toggle", "id": i % 1000})
 
+    predux_toggle = None
+    if python_redux is not None:
+        predux_todos = ReduxStore(redux_todos_reducer_for(redux_todos_state(state)))
+        redux_stores.append(predux_todos)
+
+        def predux_toggle(n: int) -> None:
+            dispatch = predux_todos.dispatch
+            for i in range(n):
+                dispatch(ToggleTodo(id=i % 1000))
+
     print("  Python: Store.send toggling one of 1,000 todos", file=sys.stderr)
-    ours, pure = measure([
+    ours, pure, predux = measure([
         Candidate("tca.Store.send", "ours", tca_toggle if tstore else None, why),
         Candidate("pydux dispatch", "competitor", pydux_toggle),
+        Candidate("python-redux dispatch", "competitor", predux_toggle, PYTHON_REDUX_NA),
     ])
-    emit("Store.send, toggle 1 of 1,000 todos", ours, pure,
-         note="ids visited in turn, 0…999; action built per call on both sides")
+    note = "ids visited in turn, 0…999; action built per call on both sides"
+    emit("Store.send, toggle 1 of 1,000 todos", ours, pure, note=note)
+    emit("Store.send, toggle 1 of 1,000 todos", ours, predux, note=note, target={"speedup": 10})
     if tstore:
         tstore.close()
+    for finished in redux_stores:
+        finished.clean_up()
 
 
 if __name__ == "__main__":

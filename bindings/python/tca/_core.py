@@ -3,6 +3,7 @@ exceptions raised in callbacks come out of the call that ran them."""
 
 from __future__ import annotations
 
+import ctypes
 import threading
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
@@ -29,6 +30,8 @@ class StoreCore:
     requests: str
     answers: str
     _h: Optional[int]
+    # The same handle as a c_void_p (None once closed), for the hot paths' untyped calls.
+    _hp: Optional[ctypes.c_void_p]
     # Exceptions raised in callbacks, with the thread that ran them, for that thread's call.
     _raised: List[Tuple[int, BaseException]]
     _handlers: Dict[str, Any]

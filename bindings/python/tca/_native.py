@@ -262,6 +262,22 @@ _declare(
 _declare("tca_store_free", None, _store)
 _declare("tca_store_send", ctypes.c_int32, _store, ctypes.c_char_p)
 _declare("tca_store_send_n", ctypes.c_int32, _store, ctypes.c_char_p, ctypes.c_size_t)
+
+
+def _undeclared(name: str) -> Any:
+    """A second function object for `name` with no argtypes, for a hot path: ctypes then passes a
+    `c_void_p` instance and a bytes object as they are, building no conversion object for either
+    (an int handle through `argtypes` costs a `c_void_p` per call, a c_char_p argtype another).
+
+    NB: the caller must pass exactly the C types: a `c_void_p` (or None for NULL) for a store and
+    bytes for a `const char *`; restype stays ctypes' default, a C int (tca_status)."""
+    if not has(name):
+        return getattr(lib, name)
+    return lib._FuncPtr((name, lib))
+
+
+# tca_store_send(store, action_json) for Store.send: (c_void_p, bytes) -> int.
+store_send = _undeclared("tca_store_send")
 _declare("tca_store_state", ctypes.c_int32, _store, _string_p, _size_p)
 _declare("tca_store_get", ctypes.c_int32, _store, ctypes.c_char_p, _string_p, _size_p)
 _declare("tca_store_version", ctypes.c_uint64, _store)

@@ -81,6 +81,8 @@ class Store(Effects, Subscriptions, Clock):
         feature_name = c_string(feature, "Store: feature")
         self.feature = feature
         self._h = None
+        # NB: the handle again as a c_void_p, for send's hot path (see _native.store_send).
+        self._hp: Optional[ctypes.c_void_p] = None
         self._raised = []
         self._handlers = {}
         self._fallback = None
@@ -115,6 +117,7 @@ class Store(Effects, Subscriptions, Clock):
         if status:
             raise error_for(status)
         self._h = handle.value
+        self._hp = handle
         _lifetime.register(self)
         self.clock = clock
         self.seed = seed
@@ -124,7 +127,7 @@ class Store(Effects, Subscriptions, Clock):
         self._install_callbacks()
 
         # Pre-bound for send's fast path.
-        self._send = _lib.tca_store_send
+        self._send = _native.store_send
         self._send_n = _lib.tca_store_send_n
 
     def _install_callbacks(self) -> None:
@@ -187,21 +190,27 @@ class Store(Effects, Subscriptions, Clock):
         Raises `JSONShapeError` (not an action of this feature) or `JSONSyntaxError` with the
         library's message; then nothing was sent and the state is unchanged.
         """
-        try:
-            data = ENCODED[action]  # type: ignore[index]
-        except (KeyError, TypeError):
-            if isinstance(action, str):
+        # NB: the hot path, kept short: every line here costs on each send (docs/benchmarks.md).
+        if action.__class__ is str:
+            try:
+                data = ENCODED[action]
+            except KeyError:
                 data = encode_text(action)
-            elif isinstance(action, (bytes, bytearray, memoryview)):
-                data = bytes(action)
-                status = self._send_n(self._h, data, len(data))
-                if status or self._raised:
-                    self._surface(status)
-                return
-            else:
-                data = encode(action, "action")
+        elif isinstance(action, (bytes, bytearray, memoryview)):
+            data = bytes(action)
+            status = self._send_n(self._h, data, len(data))
+            if status or self._raised:
+                self._surface(status)
+            return
+        else:
+            data = encode(action, "action")
         # NB: JSON from json.dumps never holds a NUL byte, so the NUL-terminated call is safe.
-        status = self._send(self._h, data)
+        # The handle goes as the c_void_p `_hp` (None once closed: the library's closed-store
+        # error), the JSON as bytes: store_send converts neither.
+        # NB: read first, then called: `self._send(...)` would be a method lookup that Python
+        # cannot specialize for an instance attribute.
+        call = self._send
+        status = call(self._hp, data)
         if status or self._raised:
             self._surface(status)
 
@@ -268,6 +277,7 @@ class Store(Effects, Subscriptions, Clock):
         _lifetime.unregister(self)
         _lifetime.free(handle, _lib.tca_store_free)
         self._h = None
+        self._hp = None
         self._subscribers.clear()
         self._subscription_token = None
         if self._raised:
@@ -277,6 +287,7 @@ class Store(Effects, Subscriptions, Clock):
         """Frees the store from the exit hook: no event loop is touched (it may belong to
         another thread), and callbacks already return at once."""
         handle, self._h = self._h, None
+        self._hp = None
         if handle is None:
             return
         _lifetime.unregister(self)

@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import weakref
 
 import pytest
@@ -146,6 +147,32 @@ def test_values_python_cannot_write_as_json():
             store.send({"setCount": float("nan")})
         with pytest.raises(tca.JSONShapeError):
             store.send(3)  # JSON, but no action
+        cycle: list = []
+        cycle.append(cycle)
+        with pytest.raises(TypeError, match="action cannot be written as JSON: .*circular"):
+            store.send({"setCount": cycle})
+        # NB: the same value from two threads at once is no cycle (send's encoder is shared).
+        shared = {"incrementButtonTapped": {}}
+        threads = [threading.Thread(target=store.send, args=(shared,)) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert store.state["count"] == 8
+
+
+def test_send_takes_str_subclasses_and_unhashable_mappings():
+    class Name(str):
+        pass
+
+    class Payload(dict):  # type: ignore[type-arg]
+        pass
+
+    with tca.Store("counter") as store:
+        store.send(Name("incrementButtonTapped"))
+        store.send(Payload(incrementButtonTapped={}))
+        store.send("incrementButtonTapped")
+        assert store.state["count"] == 3
 
 
 def test_errors_form_a_hierarchy():
