@@ -21,7 +21,7 @@ C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 
 SWIFT_SOURCES := $(shell find Sources -name '*.swift') Package.swift scripts/tca.map Makefile
 
-.PHONY: all lib demo test test-swift test-c test-python python-test-deps venv test-own-feature bench install clean \
+.PHONY: all lib demo test test-swift test-c test-cdef test-python python-test-deps venv test-own-feature bench install clean \
   abi-check sanitize sanitize-address sanitize-thread examples
 
 all: lib
@@ -72,7 +72,7 @@ VALGRIND       ?= valgrind
 VALGRIND_FLAGS := -q --error-exitcode=97 --leak-check=full --show-leak-kinds=definite \
   --errors-for-leak-kinds=definite --suppressions=$(CURDIR)/scripts/valgrind-swift.supp
 
-test-c: $(C_TESTS) $(BUILD)/tests/header_c99.o $(BUILD)/tests/header_cxx.o abi-check
+test-c: $(C_TESTS) $(BUILD)/tests/header_c99.o $(BUILD)/tests/header_cxx.o abi-check test-cdef
 	@echo "== C tests"
 	@for t in $(C_TESTS); do echo "-- $$t"; $$t || exit 1; done
 	@echo "== C tests under valgrind"
@@ -94,6 +94,15 @@ $(BUILD)/tests/header_c99.o: include/tca.h
 $(BUILD)/tests/header_cxx.o: include/tca.h
 	mkdir -p $(BUILD)/tests
 	echo '#include "tca.h"' | c++ -std=c++17 -Wall -Wextra -Werror -Iinclude -x c++ -c - -o $@
+
+# The preprocessed header loads in LuaJIT's ffi.cdef as it is (Tests/lua/test_cdef.lua); luajit is
+# installed by scripts/need-tools.sh where missing (a skip line without it; on CI, a failure).
+test-cdef: $(LIB)
+	@echo "== tca.h through LuaJIT's ffi.cdef"
+	@if scripts/need-tools.sh "the cdef test" luajit:luajit; then \
+	  mkdir -p $(BUILD)/tests && $(CC) -E -P include/tca.h > $(BUILD)/tests/tca.cdef.h && \
+	  luajit Tests/lua/test_cdef.lua $(BUILD)/tests/tca.cdef.h $(LIBDIR)/libtca.so.$(SOMAJOR); \
+	else [ $$? = 1 ]; fi
 
 $(VENV)/.installed: bindings/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)

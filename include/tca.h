@@ -29,6 +29,9 @@
  *     never a crash. The library never dereferences a tca_store pointer, and never reuses one.
  *   - Strings the library returns through char ** are the caller's, released with
  *     tca_string_free(). Input buffers are only read during the call and never kept.
+ *   - Every function that takes a NUL-terminated string has a form that takes it with a length:
+ *     tca_store_send_n, tca_store_respond_n, tca_store_fail_n, tca_store_get_n, and
+ *     tca_store_new_v2 (the feature name and the state both with lengths).
  *   - Text input (JSON, names, messages) must be UTF-8; invalid UTF-8 is an error, never repaired.
  *     JSON is checked strictly (docs/wire-format.md): nesting deeper than 512 is an error.
  *
@@ -37,7 +40,7 @@
  *     serialized by the library; calls on different stores run in parallel.
  *   - Callbacks (effect requests, cancellations, subscriptions) are (function, userdata) pairs.
  *     They run only on a thread that is inside a call into the store — tca_store_send[_n],
- *     tca_store_respond[_n], tca_store_fail, tca_store_complete, tca_store_poll,
+ *     tca_store_respond[_n], tca_store_fail[_n], tca_store_complete, tca_store_poll,
  *     tca_store_advance, tca_store_free — on that call's thread, before it returns; never two at
  *     once for one store. A threaded store (tca_options.threaded = 1) also runs them on a thread
  *     of its own, for work that becomes due with no call in progress (see tca_options).
@@ -71,22 +74,29 @@ extern "C" {
 /** The result of a fallible call: TCA_OK or one of the TCA_ERR_* codes below. */
 typedef int32_t tca_status;
 
-#define TCA_OK                     0 /* success */
-#define TCA_ERR_INVALID_ARGUMENT   1 /* a NULL where a value is required, bad options, not UTF-8 */
-#define TCA_ERR_INVALID_HANDLE     2 /* the store is NULL, freed, or was never a store */
-#define TCA_ERR_UNKNOWN_FEATURE    3 /* no feature of that name in this library */
-#define TCA_ERR_JSON_SYNTAX        4 /* the input is not JSON (or not UTF-8, or nested too deep) */
-#define TCA_ERR_JSON_SHAPE         5 /* JSON, but not of the expected type (unknown action, …) */
-#define TCA_ERR_UNENCODABLE        6 /* a value cannot be written as JSON (NaN, infinity) */
-#define TCA_ERR_UNKNOWN_REQUEST    7 /* no request with this id was made by this store */
-#define TCA_ERR_REQUEST_FINISHED   8 /* the request has finished: answered, failed, completed,
-                                        cancelled, or fire-and-forget; it takes no answer */
-#define TCA_ERR_ALREADY_ANSWERED   9 /* the one-shot request already has its answer */
-#define TCA_ERR_NOT_A_STREAM      10 /* tca_store_complete on a request that is not a stream */
-#define TCA_ERR_REAL_CLOCK        11 /* tca_store_advance on a store whose clock is real */
-#define TCA_ERR_NOT_FOUND         12 /* nothing at that JSON Pointer; no such subscription */
-#define TCA_ERR_SYSTEM            13 /* the operating system refused (descriptors, threads) */
-#define TCA_ERR_NO_MEMORY         14 /* out of memory */
+/* The TCA_ERR_* codes, as enum constants so that FFIs reading the header (LuaJIT's ffi.cdef, Rust,
+   C#, binding generators) see them; functions still return the int32_t tca_status. */
+typedef enum tca_status_code {
+  TCA_OK = 0,                    /* success */
+  TCA_ERR_INVALID_ARGUMENT = 1,  /* a NULL where a value is required, bad options, not UTF-8 */
+  TCA_ERR_INVALID_HANDLE = 2,    /* the store is NULL, freed, or was never a store */
+  TCA_ERR_UNKNOWN_FEATURE = 3,   /* no feature of that name in this library */
+  TCA_ERR_JSON_SYNTAX = 4,       /* the input is not JSON (or not UTF-8, or nested too deep) */
+  TCA_ERR_JSON_SHAPE = 5,        /* JSON, but not of the expected type (unknown action, …) */
+  TCA_ERR_UNENCODABLE = 6,       /* a value cannot be written as JSON (NaN, infinity) */
+  TCA_ERR_UNKNOWN_REQUEST = 7,   /* no request with this id was made by this store */
+  TCA_ERR_REQUEST_FINISHED = 8,  /* the request has finished: answered, failed, completed,
+                                    cancelled, or fire-and-forget; it takes no answer */
+  TCA_ERR_ALREADY_ANSWERED = 9,  /* the one-shot request already has its answer */
+  TCA_ERR_NOT_A_STREAM = 10,     /* tca_store_complete on a request that is not a stream */
+  TCA_ERR_REAL_CLOCK = 11,       /* tca_store_advance on a store whose clock is real */
+  TCA_ERR_NOT_FOUND = 12,        /* nothing at that JSON Pointer; no such subscription */
+  TCA_ERR_SYSTEM = 13,           /* the operating system refused (descriptors, threads) */
+  TCA_ERR_NO_MEMORY = 14,        /* out of memory */
+  TCA_ERR_CALLBACK_UNWOUND = 15, /* a callback unwound through libtca (a C++ exception, a Lua
+                                    error, a longjmp): the store refuses every later call */
+  TCA_ERR_VERSION_GONE = 16      /* reserved (JSON Patch); no function returns it yet */
+} tca_status_code;
 
 /* ---- Library ------------------------------------------------------------------------------ */
 
@@ -160,8 +170,8 @@ typedef struct tca_options {
 } tca_options;
 
 #define TCA_OPTIONS_VERSION 1
-#define TCA_CLOCK_REAL 0
-#define TCA_CLOCK_MANUAL 1
+/** tca_options.clock. */
+enum tca_clock_kind { TCA_CLOCK_REAL = 0, TCA_CLOCK_MANUAL = 1 };
 #define TCA_OPTIONS_INIT { TCA_OPTIONS_VERSION, TCA_CLOCK_REAL, 0, 0 }
 
 /**
@@ -189,6 +199,19 @@ tca_status tca_store_new(const char *feature, const char *state_json,
  */
 tca_status tca_store_new_n(const char *feature, const char *state_json, size_t state_length,
                            const tca_options *options, tca_store **out);
+
+/**
+ * tca_store_new with every string given with its length, for hosts whose strings are not
+ * NUL-terminated (Rust's &str, C#'s spans, Lua strings): `feature` is `feature_length` bytes of
+ * UTF-8 (a NUL inside names no feature: TCA_ERR_UNKNOWN_FEATURE), `state_json` as in
+ * tca_store_new_n. Named in sqlite's way: the second form of tca_store_new_n, whose feature name
+ * has no length.
+ *
+ * Returns the statuses of tca_store_new; TCA_ERR_INVALID_ARGUMENT also for a length that is no
+ * buffer's length.
+ */
+tca_status tca_store_new_v2(const char *feature, size_t feature_length, const char *state_json,
+                            size_t state_length, const tca_options *options, tca_store **out);
 
 /**
  * Releases a store: cancels its effects, tells the host of each request still in flight through
@@ -255,6 +278,13 @@ tca_status tca_store_state(tca_store *store, char **out_json, size_t *out_length
  */
 tca_status tca_store_get(tca_store *store, const char *json_pointer, char **out_json,
                          size_t *out_length);
+
+/**
+ * tca_store_get with a pointer of `pointer_length` bytes (need not be NUL-terminated; a NUL inside
+ * is part of a member's name, as "\u0000" in JSON).
+ */
+tca_status tca_store_get_n(tca_store *store, const char *json_pointer, size_t pointer_length,
+                           char **out_json, size_t *out_length);
 
 /** What tca_store_version returns for a NULL, freed or foreign handle. */
 #define TCA_VERSION_NONE UINT64_MAX
@@ -351,10 +381,12 @@ tca_status tca_store_set_effect_handler(tca_store *store, tca_effect_fn fn,
                                         tca_cancel_fn on_cancel, void *userdata);
 
 /** How a request is answered (tca_request.kind). */
-#define TCA_REQUEST_ONE_SHOT 0        /* one tca_store_respond, or one tca_store_fail */
-#define TCA_REQUEST_STREAM 1          /* any number of tca_store_respond, then tca_store_complete
-                                         (or tca_store_fail) */
-#define TCA_REQUEST_FIRE_AND_FORGET 2 /* no answer: finished as soon as it is made */
+enum tca_request_kind {
+  TCA_REQUEST_ONE_SHOT = 0,       /* one tca_store_respond, or one tca_store_fail */
+  TCA_REQUEST_STREAM = 1,         /* any number of tca_store_respond, then tca_store_complete
+                                     (or tca_store_fail) */
+  TCA_REQUEST_FIRE_AND_FORGET = 2 /* no answer: finished as soon as it is made */
+};
 
 /**
  * A host request, as tca_request_fn receives it. The struct and its strings are the library's,
@@ -407,6 +439,13 @@ tca_status tca_store_respond_n(tca_store *store, uint64_t request_id, const char
  * TCA_ERR_UNKNOWN_REQUEST; TCA_ERR_REQUEST_FINISHED; TCA_ERR_ALREADY_ANSWERED.
  */
 tca_status tca_store_fail(tca_store *store, uint64_t request_id, const char *message);
+
+/**
+ * tca_store_fail with a message of `length` bytes of UTF-8 (need not be NUL-terminated). Returns
+ * the statuses of tca_store_fail.
+ */
+tca_status tca_store_fail_n(tca_store *store, uint64_t request_id, const char *message,
+                            size_t length);
 
 /**
  * Ends stream `request_id`: the feature hears that it finished. Applied as tca_store_respond is.
