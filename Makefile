@@ -21,7 +21,8 @@ C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 
 SWIFT_SOURCES := $(shell find Sources -name '*.swift') Package.swift scripts/tca.map Makefile
 
-.PHONY: all lib demo test test-swift test-c test-cdef test-python python-test-deps venv test-own-feature bench install clean \
+.PHONY: all lib demo test test-swift test-c test-cdef test-python test-cpp test-rust test-lua \
+  test-dotnet python-test-deps venv test-own-feature bench install clean \
   abi-check sanitize sanitize-address sanitize-thread examples
 
 all: lib
@@ -53,7 +54,7 @@ demo: $(C_EXAMPLES) $(VENV)/.installed
 
 # ---- tests -------------------------------------------------------------------------------------
 
-test: lib test-swift test-c test-python test-own-feature
+test: lib test-swift test-c test-python test-own-feature test-cpp
 	@echo "== all tests passed"
 
 test-swift:
@@ -138,6 +139,30 @@ test-python: lib $(VENV)/.installed python-test-deps
 	@echo "== Python tests"
 	TCA_LIBRARY=$(CURDIR)/$(LIB) TCA_REQUIRE_XVFB=$$(command -v Xvfb >/dev/null && echo 1) \
 	  $(VENV)/bin/python -m pytest -q bindings/python/tests
+
+# ---- language bindings (docs/cpp.md, docs/rust.md, docs/lua.md, docs/dotnet.md) ---------------
+# Each test-<language> builds its binding's tests and examples against build/lib and runs them;
+# its toolchain comes from Debian's packages where missing (scripts/need-tools.sh: a skip line
+# without it, a failure on CI).
+
+CXX          ?= c++
+CXXFLAGS_TCA := -std=c++17 -Wall -Wextra -Werror -O2 -g
+CPP_BUILD    := $(BUILD)/cpp
+
+$(CPP_BUILD)/%: bindings/cpp/*/%.cpp include/tca.hpp include/tca.h $(LIB)
+	mkdir -p $(CPP_BUILD)
+	$(CXX) $(CXXFLAGS_TCA) $(filter %.cpp,$^) -o $@ $(C_LINK)
+
+# The C++ tests run as built and under valgrind (a leaked string or store fails them); the example
+# must print the seeded roll and the host's fact.
+test-cpp: $(CPP_BUILD)/test_store $(CPP_BUILD)/game
+	@echo "== C++ tests (include/tca.hpp)"
+	$(CPP_BUILD)/test_store
+	$(VALGRIND) $(VALGRIND_FLAGS) $(CPP_BUILD)/test_store
+	$(CPP_BUILD)/game > $(CPP_BUILD)/game.out
+	grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(CPP_BUILD)/game.out
+	grep -q '^counter: 2 .* 2 is the number of this example.' $(CPP_BUILD)/game.out
+	@echo "== C++ example ok: $$(grep '^dice:' $(CPP_BUILD)/game.out)"
 
 # ---- benchmarks --------------------------------------------------------------------------------
 # make bench: release builds, then every benchmark, side by side with its alternative in one run:
