@@ -32,6 +32,8 @@ local constants = {
   TCA_ERR_CALLBACK_UNWOUND = 15, TCA_ERR_VERSION_GONE = 16,
   TCA_CLOCK_REAL = 0, TCA_CLOCK_MANUAL = 1,
   TCA_REQUEST_ONE_SHOT = 0, TCA_REQUEST_STREAM = 1, TCA_REQUEST_FIRE_AND_FORGET = 2,
+  TCA_REQUESTS_CALLBACK = 0, TCA_REQUESTS_QUEUED = 1,
+  TCA_ANSWERS_ANY_THREAD = 0, TCA_ANSWERS_HOST_THREAD = 1, TCA_OPTIONS_VERSION = 2,
 }
 local lib = ffi.load(library_path)
 for name, value in pairs(constants) do
@@ -44,6 +46,10 @@ check(ffi.offsetof("tca_options", "version") == 0, "tca_options.version at 0")
 check(ffi.offsetof("tca_options", "clock") == 4, "tca_options.clock at 4")
 check(ffi.offsetof("tca_options", "threaded") == 8, "tca_options.threaded at 8")
 check(ffi.offsetof("tca_options", "seed") == 16, "tca_options.seed at 16")
+check(ffi.offsetof("tca_options", "requests") == 12, "tca_options.requests at 12")
+check(ffi.offsetof("tca_options", "answers") == 24, "tca_options.answers at 24")
+check(ffi.offsetof("tca_options", "reserved") == 32, "tca_options.reserved at 32")
+check(ffi.sizeof("tca_options") == 64, "sizeof(tca_options) is 64")
 check(ffi.sizeof("tca_request") == 40, "sizeof(tca_request) is 40")
 check(ffi.offsetof("tca_request", "kind") == 32, "tca_request.kind at 32")
 
@@ -56,7 +62,21 @@ for name in header:gmatch("[%w_%*%s]-[%s%*](tca_[%w_]+)%s*%(") do
 end
 check(functions >= 25, "the header declares " .. functions .. " functions")
 
--- A call through the declarations: the status of a bad feature, with the library's message.
+-- Calls through the declarations: a store in pull mode, and a bad feature's status and message.
+local options = ffi.new("tca_options")
+lib.tca_options_init(options)
+check(options.version == 2 and options.requests == 0, "tca_options_init fills version 2")
+options.requests = lib.TCA_REQUESTS_QUEUED
+local store = ffi.new("tca_store *[1]")
+check(lib.tca_store_new_v2("counter", 7, nil, 0, options, store) == 0, "a queued counter")
+check(lib.tca_store_send(store[0], '"numberFactButtonTapped"') == 0, "send")
+local json, length = ffi.new("char *[1]"), ffi.new("size_t[1]")
+check(lib.tca_store_take_requests(store[0], json, length) == 0, "take_requests")
+local taken = ffi.string(json[0], length[0])
+lib.tca_string_free(json[0])
+check(taken:find('"name":"numberFact.fetch"', 1, true) ~= nil, "the request taken: " .. taken)
+lib.tca_store_free(store[0])
+
 local out = ffi.new("tca_store *[1]")
 local status = lib.tca_store_new_v2("nope", 4, nil, 0, nil, out)
 check(status == lib.TCA_ERR_UNKNOWN_FEATURE, "tca_store_new_v2 of nope: " .. tostring(status))
