@@ -158,21 +158,146 @@ enum class RequestKind { one_shot = TCA_REQUEST_ONE_SHOT, stream = TCA_REQUEST_S
                          fire_and_forget = TCA_REQUEST_FIRE_AND_FORGET };
 
 /// A request the feature makes of the host: answer it by id (Store::respond, fail, complete).
+/// From Store::take_requests, also a cancellation notice: `cancelled` true, `id` the request
+/// cancelled (it takes no answer any more), the other fields empty.
 struct Request {
   uint64_t id = 0;
   std::string name;     // "numberFact.fetch"
   std::string payload;  // JSON: "7"
   RequestKind kind = RequestKind::one_shot;
+  bool cancelled = false;
 };
+
+namespace detail {
+
+/// Reads the array tca_store_take_requests returns (its shape is fixed: objects of numbers,
+/// strings and one JSON payload each), without a JSON library.
+class RequestReader {
+ public:
+  explicit RequestReader(std::string_view json) : json_(json) {}
+
+  std::vector<Request> read() {
+    std::vector<Request> out;
+    expect('[');
+    if (peek() == ']') return out;
+    do {
+      out.push_back(object());
+    } while (next_is(','));
+    expect(']');
+    return out;
+  }
+
+ private:
+  Request object() {
+    Request request;
+    expect('{');
+    do {
+      std::string key = unquote(string_token());
+      expect(':');
+      if (key == "id") {
+        request.id = number();
+      } else if (key == "cancelled") {
+        request.id = number();
+        request.cancelled = true;
+      } else if (key == "name") {
+        request.name = unquote(string_token());
+      } else if (key == "kind") {
+        std::string kind = unquote(string_token());
+        request.kind = kind == "stream"          ? RequestKind::stream
+                       : kind == "fireAndForget" ? RequestKind::fire_and_forget
+                                                 : RequestKind::one_shot;
+      } else {
+        size_t start = skip_space();
+        skip_value();
+        std::string_view value = json_.substr(start, at_ - start);
+        if (key == "payload") request.payload = std::string(value);
+      }
+    } while (next_is(','));
+    expect('}');
+    return request;
+  }
+
+  size_t skip_space() {
+    while (at_ < json_.size() && (json_[at_] == ' ' || json_[at_] == '\n' || json_[at_] == '\t' ||
+                                  json_[at_] == '\r'))
+      at_++;
+    return at_;
+  }
+  char peek() { return skip_space() < json_.size() ? json_[at_] : '\0'; }
+  bool next_is(char c) {
+    if (peek() != c) return false;
+    at_++;
+    return true;
+  }
+  void expect(char c) {
+    if (!next_is(c)) fail();
+  }
+  [[noreturn]] void fail() {
+    throw Error(TCA_ERR_JSON_SYNTAX, "tca::Store::take_requests: unexpected JSON at byte " +
+                                         std::to_string(at_));
+  }
+  std::string_view string_token() {
+    size_t start = skip_space();
+    if (peek() != '"') fail();
+    for (at_++; at_ < json_.size() && json_[at_] != '"'; at_++)
+      if (json_[at_] == '\\') at_++;
+    if (at_ >= json_.size()) fail();
+    at_++;
+    return json_.substr(start, at_ - start);
+  }
+  uint64_t number() {
+    skip_space();
+    uint64_t value = 0;
+    size_t start = at_;
+    while (at_ < json_.size() && json_[at_] >= '0' && json_[at_] <= '9')
+      value = value * 10 + uint64_t(json_[at_++] - '0');
+    if (at_ == start) fail();
+    return value;
+  }
+  void skip_value() {
+    char c = peek();
+    if (c == '"') {
+      string_token();
+    } else if (c == '{' || c == '[') {
+      int depth = 0;
+      do {
+        c = json_[at_];
+        if (c == '"') {
+          string_token();
+          continue;
+        }
+        if (c == '{' || c == '[') depth++;
+        if (c == '}' || c == ']') depth--;
+        at_++;
+      } while (depth > 0 && at_ < json_.size());
+      if (depth != 0) fail();
+    } else {
+      while (at_ < json_.size() && json_[at_] != ',' && json_[at_] != '}' && json_[at_] != ']')
+        at_++;
+    }
+  }
+
+  std::string_view json_;
+  size_t at_ = 0;
+};
+
+}  // namespace detail
 
 /// Store options: Options().manual_clock().seed(42).
 class Options {
  public:
-  Options() noexcept { raw_ = TCA_OPTIONS_INIT; }
+  Options() noexcept { tca_options_init(&raw_); }
   /// Time stands still until Store::advance (game loops, tests).
   Options &manual_clock() noexcept { raw_.clock = TCA_CLOCK_MANUAL; return *this; }
   Options &seed(uint64_t seed) noexcept { raw_.seed = seed; return *this; }
   Options &threaded() noexcept { raw_.threaded = 1; return *this; }
+  /// Pull mode: requests wait in the store until Store::take_requests; no handler needed.
+  Options &queued() noexcept { raw_.requests = TCA_REQUESTS_QUEUED; return *this; }
+  /// Answers given from any thread are applied by this thread's next poll, send or advance.
+  Options &answers_on_host_thread() noexcept {
+    raw_.answers = TCA_ANSWERS_HOST_THREAD;
+    return *this;
+  }
   const tca_options *get() const noexcept { return &raw_; }
   tca_options *get() noexcept { return &raw_; }
 
@@ -277,6 +402,19 @@ class Store {
   }
   /// Ends stream `id`.
   void complete(uint64_t id) { call(tca_store_complete(handle(), id)); }
+
+  /// Pull mode (Options().queued()): the requests and cancellation notices waiting, oldest first;
+  /// empty when none waits. Iterate and answer:
+  ///
+  ///     for (const tca::Request &request : store.take_requests())
+  ///       if (!request.cancelled) store.respond(request.id, "\"a fact\"");
+  std::vector<Request> take_requests() {
+    char *json = nullptr;
+    size_t length = 0;
+    detail::check(tca_store_take_requests(handle(), &json, &length));
+    std::string text = detail::take(json, length);
+    return detail::RequestReader(text).read();
+  }
 
   /// Handles each request with `handler` (called inside the Store call that made the request,
   /// on its thread). An exception from it fails the request (one-shot or stream) with what(),

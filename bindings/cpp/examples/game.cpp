@@ -1,6 +1,7 @@
 // A C++ game loop over libtca (tca.hpp): the dice roller on the store's manual clock, at a fixed
-// 60 Hz timestep, the haptics request performed by the host, the roll landing 500 ms after the
-// tap, the die drawn as text each frame; then the counter, whose number fact the host answers.
+// 60 Hz timestep, its requests taken once a frame (pull mode) and the haptics performed by the
+// host, the roll landing 500 ms after the tap, the die drawn as text each frame; then the
+// counter, whose number fact the host answers from a request handler (callback mode).
 //
 //   make test-cpp   (builds and runs it), or by hand:
 //   c++ -std=c++17 bindings/cpp/examples/game.cpp -Iinclude -Lbuild/lib -ltca
@@ -12,14 +13,8 @@
 
 int main() {
   try {
-    tca::Store dice("dice", tca::Options().manual_clock().seed(7));
+    tca::Store dice("dice", tca::Options().manual_clock().queued().seed(7));
     int buzzes = 0;
-    dice.on_request([&](tca::Store &, const tca::Request &request) {
-      if (request.name == "haptics.impact") {
-        buzzes++;  // a real game buzzes the controller here
-        std::printf("        host: %s %s  *bzzt*\n", request.name.c_str(), request.payload.c_str());
-      }
-    });
 
     // Fixed timestep: frame n is at n * 1000 / 60 ms; the clock moves 16 or 17 ms a frame.
     const int frames = 45;
@@ -28,6 +23,14 @@ int main() {
       if (frame == 5) {
         std::printf("frame %2d  tap: roll\n", frame);
         dice.send(R"("rollButtonTapped")");
+      }
+      // The requests of this frame, at the point of the frame the game chooses.
+      for (const tca::Request &request : dice.take_requests()) {
+        if (request.name == "haptics.impact") {
+          buzzes++;  // a real game buzzes the controller here
+          std::printf("        host: %s %s  *bzzt*\n", request.name.c_str(),
+                      request.payload.c_str());
+        }
       }
       bool rolling = dice.get("/isRolling") == "true";
       std::string face = dice.get("/currentRoll");

@@ -168,7 +168,49 @@ static void test_cancel_handler() {
                "tca_store_respond");
 }
 
+static void test_pull_mode() {
+  tca::Store store("counter", tca::Options().queued());
+  CHECK(store.take_requests().empty());
+  store.send(R"("incrementButtonTapped")");
+  store.send(R"("numberFactButtonTapped")");
+  store.send(R"("numberFactButtonTapped")");  // cancels the first
+  std::vector<tca::Request> taken = store.take_requests();
+  CHECK(taken.size() == 3);
+  if (taken.size() == 3) {
+    CHECK(!taken[0].cancelled && taken[0].name == "numberFact.fetch" && taken[0].payload == "1" &&
+          taken[0].kind == tca::RequestKind::one_shot);
+    CHECK(taken[1].cancelled && taken[1].id == taken[0].id && taken[1].name.empty());
+    CHECK(!taken[2].cancelled && taken[2].id != taken[0].id);
+    // Answered later, outside any callback.
+    store.respond(taken[2].id, tca::quote("1 is the loneliest number."));
+    CHECK(tca::unquote(store.get("/numberFact")) == "1 is the loneliest number.");
+    expect_error([&] { store.respond(taken[0].id, "\"late\""); }, TCA_ERR_REQUEST_FINISHED,
+                 "tca_store_respond");
+  }
+  CHECK(store.take_requests().empty());
+
+  // Iteration: dice's fire-and-forget haptics, with an object payload.
+  tca::Store dice("dice", tca::Options().queued().manual_clock().seed(7));
+  dice.send(R"("rollButtonTapped")");
+  int buzzes = 0;
+  for (const tca::Request &request : dice.take_requests()) {
+    CHECK(request.name == "haptics.impact" && request.payload == R"({"style":"medium"})" &&
+          request.kind == tca::RequestKind::fire_and_forget);
+    buzzes++;
+  }
+  CHECK(buzzes == 1);
+  dice.advance(500);
+  CHECK(dice.get("/currentRoll") == "5");
+
+  // The reader refuses what is not the library's array (as take_requests would report it).
+  expect_error([] { tca::detail::RequestReader("[{\"id\":}]").read(); }, TCA_ERR_JSON_SYNTAX,
+               "take_requests");
+  expect_error([] { tca::detail::RequestReader("[{\"payload\":[1,2}").read(); },
+               TCA_ERR_JSON_SYNTAX, "take_requests");
+}
+
 int main() {
+  test_pull_mode();
   test_state_and_send();
   test_errors();
   test_json_helpers();
