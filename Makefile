@@ -54,7 +54,7 @@ demo: $(C_EXAMPLES) $(VENV)/.installed
 
 # ---- tests -------------------------------------------------------------------------------------
 
-test: lib test-swift test-c test-python test-own-feature test-cpp
+test: lib test-swift test-c test-python test-own-feature test-cpp test-rust
 	@echo "== all tests passed"
 
 test-swift:
@@ -163,6 +163,26 @@ test-cpp: $(CPP_BUILD)/test_store $(CPP_BUILD)/game
 	grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(CPP_BUILD)/game.out
 	grep -q '^counter: 2 .* 2 is the number of this example.' $(CPP_BUILD)/game.out
 	@echo "== C++ example ok: $$(grep '^dice:' $(CPP_BUILD)/game.out)"
+
+CARGO      ?= cargo
+RUST_BUILD := $(CURDIR)/$(BUILD)/rust
+RUST_ENV   := CARGO_TARGET_DIR=$(RUST_BUILD) TCA_LIB_DIR=$(CURDIR)/$(LIBDIR)
+
+# cargo test --offline (the crate has no dependencies), the test binary again under valgrind, and
+# the example, which must print the seeded roll and the host's fact.
+test-rust: $(LIB)
+	@echo "== Rust tests (bindings/rust)"
+	@if scripts/need-tools.sh "the Rust tests" cargo:cargo; then \
+	  cd bindings/rust && $(RUST_ENV) $(CARGO) test --offline -q && \
+	  tests=$$($(RUST_ENV) $(CARGO) test --offline --no-run --message-format=json 2>/dev/null \
+	    | sed -n 's/.*"executable":"\([^"]*\/api-[^"]*\)".*/\1/p' | head -1) && \
+	  test -n "$$tests" && echo "-- valgrind $$tests" && \
+	  $(VALGRIND) $(VALGRIND_FLAGS) "$$tests" --test-threads=1 -q && \
+	  $(RUST_ENV) $(CARGO) run --offline -q --example game > $(RUST_BUILD)/game.out && \
+	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(RUST_BUILD)/game.out && \
+	  grep -q '^counter: 2 .* 2 is the number of this example.' $(RUST_BUILD)/game.out && \
+	  echo "== Rust example ok: $$(grep '^dice:' $(RUST_BUILD)/game.out)"; \
+	else [ $$? = 1 ]; fi
 
 # ---- benchmarks --------------------------------------------------------------------------------
 # make bench: release builds, then every benchmark, side by side with its alternative in one run:
