@@ -22,7 +22,7 @@ C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 SWIFT_SOURCES := $(shell find Sources -name '*.swift') Package.swift scripts/tca.map Makefile
 
 .PHONY: all lib demo test test-swift test-c test-cdef test-python test-cpp test-rust test-lua \
-  test-dotnet python-test-deps venv test-own-feature bench install clean \
+  test-dotnet lua-cdef python-test-deps venv test-own-feature bench install clean \
   abi-check sanitize sanitize-address sanitize-thread examples
 
 all: lib
@@ -54,7 +54,7 @@ demo: $(C_EXAMPLES) $(VENV)/.installed
 
 # ---- tests -------------------------------------------------------------------------------------
 
-test: lib test-swift test-c test-python test-own-feature test-cpp test-rust
+test: lib test-swift test-c test-python test-own-feature test-cpp test-rust test-lua
 	@echo "== all tests passed"
 
 test-swift:
@@ -182,6 +182,48 @@ test-rust: $(LIB)
 	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(RUST_BUILD)/game.out && \
 	  grep -q '^counter: 2 .* 2 is the number of this example.' $(RUST_BUILD)/game.out && \
 	  echo "== Rust example ok: $$(grep '^dice:' $(RUST_BUILD)/game.out)"; \
+	else [ $$? = 1 ]; fi
+
+LUA_BUILD := $(CURDIR)/$(BUILD)/lua
+LUA_ENV   := TCA_LIBRARY=$(CURDIR)/$(LIBDIR)/libtca.so.$(SOMAJOR)
+LUA_DEBS  := luajit:luajit love:love xvfb-run:xvfb pkg:libgl1-mesa-dri
+
+# bindings/lua/tca/cdef.lua: tca.h's declarations for ffi.cdef (test-lua fails when it is stale).
+lua-cdef:
+	scripts/lua-cdef.sh $(CC) > bindings/lua/tca/cdef.lua
+
+# The API tests (and again under valgrind: a string the module did not free is "definitely lost";
+# LuaJIT's own reads past its strings are not counted), 100,000 frames with the JIT on, the
+# example, and the LÖVE game under Xvfb playing one roll: its final state on stdout is checked and
+# its screenshot kept in build/lua/dice-roll.png.
+test-lua: $(LIB)
+	@echo "== Lua tests (bindings/lua)"
+	@if scripts/need-tools.sh "the Lua tests" $(LUA_DEBS); then \
+	  mkdir -p $(LUA_BUILD) && \
+	  { scripts/lua-cdef.sh $(CC) | cmp -s - bindings/lua/tca/cdef.lua || \
+	    { echo "bindings/lua/tca/cdef.lua is stale: make lua-cdef"; exit 1; }; } && \
+	  cd bindings/lua && $(LUA_ENV) luajit tests/test_tca.lua && \
+	  $(LUA_ENV) luajit tests/test_frames.lua && \
+	  echo "-- valgrind tests/test_tca.lua" && \
+	  $(LUA_ENV) TCA_TEST_QUICK=1 $(VALGRIND) --leak-check=full --show-leak-kinds=definite \
+	    --suppressions=$(CURDIR)/scripts/valgrind-swift.supp luajit tests/test_tca.lua \
+	    > $(LUA_BUILD)/valgrind.out 2>&1; \
+	  grep -q "definitely lost: [1-9]" $(LUA_BUILD)/valgrind.out && \
+	    { cat $(LUA_BUILD)/valgrind.out; exit 1; }; \
+	  grep -q "0 failed" $(LUA_BUILD)/valgrind.out || { cat $(LUA_BUILD)/valgrind.out; exit 1; }; \
+	  $(LUA_ENV) luajit examples/game.lua > $(LUA_BUILD)/game.out && \
+	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(LUA_BUILD)/game.out && \
+	  grep -q '^counter: 2 .* 2 is the number of this example.' $(LUA_BUILD)/game.out && \
+	  echo "== Lua example ok: $$(grep '^dice:' $(LUA_BUILD)/game.out)" && \
+	  rm -rf $(LUA_BUILD)/love-data && \
+	  $(LUA_ENV) TCA_AUTOPLAY=1 XDG_DATA_HOME=$(LUA_BUILD)/love-data timeout 120 \
+	    xvfb-run -a -s "-screen 0 640x480x24" love examples/love-dice > $(LUA_BUILD)/love.out 2>&1; \
+	  cat $(LUA_BUILD)/love.out; \
+	  grep -q '^roll landed after 500 ms: 5$$' $(LUA_BUILD)/love.out && \
+	  grep -q '^final state: {"currentRoll":5,"isRolling":false,"rollHistory":\[5\],' \
+	    $(LUA_BUILD)/love.out && \
+	  cp $(LUA_BUILD)/love-data/love/tca-dice/dice-roll.png $(LUA_BUILD)/dice-roll.png && \
+	  echo "== LÖVE dice ok: one roll played, screenshot in build/lua/dice-roll.png"; \
 	else [ $$? = 1 ]; fi
 
 # ---- benchmarks --------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 #!/bin/sh
 # need-tools.sh WHAT COMMAND:DEBIAN-PACKAGE... — makes sure the commands a test needs exist.
+# A pair "pkg:PACKAGE" checks that the Debian package itself is installed (a library, no command).
 #
 # Installs the Debian packages of missing commands (apt-get, non-interactive, only as root) and
 # exits 0 when every command is there. Otherwise it says what is missing and exits 1 — or, on CI
@@ -14,7 +15,11 @@ check() {
   missing_packages=""
   missing_commands=""
   for pair in "$@"; do
-    command -v "${pair%%:*}" >/dev/null 2>&1 && continue
+    if [ "${pair%%:*}" = pkg ]; then
+      dpkg-query -W -f='${Status}' "${pair#*:}" 2>/dev/null | grep -q "ok installed" && continue
+    else
+      command -v "${pair%%:*}" >/dev/null 2>&1 && continue
+    fi
     missing_commands="$missing_commands ${pair%%:*}"
     missing_packages="$missing_packages ${pair#*:}"
   done
