@@ -54,7 +54,7 @@ demo: $(C_EXAMPLES) $(VENV)/.installed
 
 # ---- tests -------------------------------------------------------------------------------------
 
-test: lib test-swift test-c test-python test-own-feature test-cpp test-rust test-lua
+test: lib test-swift test-c test-python test-own-feature test-cpp test-rust test-lua test-dotnet
 	@echo "== all tests passed"
 
 test-swift:
@@ -199,31 +199,52 @@ lua-cdef:
 test-lua: $(LIB)
 	@echo "== Lua tests (bindings/lua)"
 	@if scripts/need-tools.sh "the Lua tests" $(LUA_DEBS); then \
-	  mkdir -p $(LUA_BUILD) && \
-	  { scripts/lua-cdef.sh $(CC) | cmp -s - bindings/lua/tca/cdef.lua || \
-	    { echo "bindings/lua/tca/cdef.lua is stale: make lua-cdef"; exit 1; }; } && \
-	  cd bindings/lua && $(LUA_ENV) luajit tests/test_tca.lua && \
-	  $(LUA_ENV) luajit tests/test_frames.lua && \
-	  echo "-- valgrind tests/test_tca.lua" && \
-	  $(LUA_ENV) TCA_TEST_QUICK=1 $(VALGRIND) --leak-check=full --show-leak-kinds=definite \
+	  set -e; mkdir -p $(LUA_BUILD); \
+	  scripts/lua-cdef.sh $(CC) | cmp -s - bindings/lua/tca/cdef.lua || \
+	    { echo "bindings/lua/tca/cdef.lua is stale: make lua-cdef"; exit 1; }; \
+	  cd bindings/lua; \
+	  $(LUA_ENV) luajit tests/test_tca.lua; \
+	  $(LUA_ENV) luajit tests/test_frames.lua; \
+	  echo "-- valgrind tests/test_tca.lua"; \
+	  $(LUA_ENV) $(VALGRIND) --leak-check=full --show-leak-kinds=definite \
 	    --suppressions=$(CURDIR)/scripts/valgrind-swift.supp luajit tests/test_tca.lua \
-	    > $(LUA_BUILD)/valgrind.out 2>&1; \
-	  grep -q "definitely lost: [1-9]" $(LUA_BUILD)/valgrind.out && \
-	    { cat $(LUA_BUILD)/valgrind.out; exit 1; }; \
-	  grep -q "0 failed" $(LUA_BUILD)/valgrind.out || { cat $(LUA_BUILD)/valgrind.out; exit 1; }; \
-	  $(LUA_ENV) luajit examples/game.lua > $(LUA_BUILD)/game.out && \
-	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(LUA_BUILD)/game.out && \
-	  grep -q '^counter: 2 .* 2 is the number of this example.' $(LUA_BUILD)/game.out && \
-	  echo "== Lua example ok: $$(grep '^dice:' $(LUA_BUILD)/game.out)" && \
-	  rm -rf $(LUA_BUILD)/love-data && \
+	    > $(LUA_BUILD)/valgrind.out 2>&1 || { cat $(LUA_BUILD)/valgrind.out; exit 1; }; \
+	  if grep -q "definitely lost: [1-9]" $(LUA_BUILD)/valgrind.out; then \
+	    cat $(LUA_BUILD)/valgrind.out; exit 1; fi; \
+	  $(LUA_ENV) luajit examples/game.lua > $(LUA_BUILD)/game.out; \
+	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(LUA_BUILD)/game.out; \
+	  grep -q '^counter: 2 .* 2 is the number of this example.' $(LUA_BUILD)/game.out; \
+	  echo "== Lua example ok: $$(grep '^dice:' $(LUA_BUILD)/game.out)"; \
+	  rm -rf $(LUA_BUILD)/love-data; \
 	  $(LUA_ENV) TCA_AUTOPLAY=1 XDG_DATA_HOME=$(LUA_BUILD)/love-data timeout 120 \
-	    xvfb-run -a -s "-screen 0 640x480x24" love examples/love-dice > $(LUA_BUILD)/love.out 2>&1; \
+	    xvfb-run -a -s "-screen 0 640x480x24" love examples/love-dice > $(LUA_BUILD)/love.out 2>&1 \
+	    || { cat $(LUA_BUILD)/love.out; exit 1; }; \
 	  cat $(LUA_BUILD)/love.out; \
-	  grep -q '^roll landed after 500 ms: 5$$' $(LUA_BUILD)/love.out && \
+	  grep -q '^roll landed after 500 ms: 5$$' $(LUA_BUILD)/love.out; \
 	  grep -q '^final state: {"currentRoll":5,"isRolling":false,"rollHistory":\[5\],' \
-	    $(LUA_BUILD)/love.out && \
-	  cp $(LUA_BUILD)/love-data/love/tca-dice/dice-roll.png $(LUA_BUILD)/dice-roll.png && \
+	    $(LUA_BUILD)/love.out; \
+	  cp $(LUA_BUILD)/love-data/love/tca-dice/dice-roll.png $(LUA_BUILD)/dice-roll.png; \
 	  echo "== LÖVE dice ok: one roll played, screenshot in build/lua/dice-roll.png"; \
+	else [ $$? = 1 ]; fi
+
+DOTNET_BUILD := $(CURDIR)/$(BUILD)/dotnet
+DOTNET_DEBS  := mcs:mono-mcs mono:mono-devel
+MCS          := mcs -nologo -warnaserror
+
+# Tca.dll (Mono's mcs), its tests (stores freed by Dispose and by the SafeHandle's finalizer) and
+# the example, run with mono; libtca is found through LD_LIBRARY_PATH.
+test-dotnet: $(LIB)
+	@echo "== C# tests (bindings/dotnet)"
+	@if scripts/need-tools.sh "the C# tests" $(DOTNET_DEBS); then \
+	  mkdir -p $(DOTNET_BUILD) && \
+	  $(MCS) -target:library -out:$(DOTNET_BUILD)/Tca.dll bindings/dotnet/Tca/*.cs && \
+	  $(MCS) -r:$(DOTNET_BUILD)/Tca.dll -out:$(DOTNET_BUILD)/Tests.exe bindings/dotnet/tests/Tests.cs && \
+	  $(MCS) -r:$(DOTNET_BUILD)/Tca.dll -out:$(DOTNET_BUILD)/Game.exe bindings/dotnet/examples/Game.cs && \
+	  cd $(DOTNET_BUILD) && LD_LIBRARY_PATH=$(CURDIR)/$(LIBDIR) mono Tests.exe && \
+	  LD_LIBRARY_PATH=$(CURDIR)/$(LIBDIR) mono Game.exe > game.out && \
+	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' game.out && \
+	  grep -q '^counter: 2 .* 2 is the number of this example.' game.out && \
+	  echo "== C# example ok: $$(grep '^dice:' game.out)"; \
 	else [ $$? = 1 ]; fi
 
 # ---- benchmarks --------------------------------------------------------------------------------
