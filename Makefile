@@ -22,7 +22,7 @@ C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 SWIFT_SOURCES := $(shell find Sources -name '*.swift') Package.swift scripts/tca.map Makefile
 
 .PHONY: all lib demo test test-swift test-c test-cdef test-python test-cpp test-rust test-lua \
-  test-dotnet lua-cdef python-test-deps venv test-own-feature bench install clean \
+  test-dotnet lua-cdef bench-bindings python-test-deps venv test-own-feature bench install clean \
   abi-check sanitize sanitize-address sanitize-thread examples
 
 all: lib
@@ -229,7 +229,7 @@ test-lua: $(LIB)
 
 DOTNET_BUILD := $(CURDIR)/$(BUILD)/dotnet
 DOTNET_DEBS  := mcs:mono-mcs mono:mono-devel
-MCS          := mcs -nologo -warnaserror
+MCS          := mcs -nologo -warnaserror -unsafe
 
 # Tca.dll (Mono's mcs), its tests (stores freed by Dispose and by the SafeHandle's finalizer) and
 # the example, run with mono; libtca is found through LD_LIBRARY_PATH.
@@ -261,7 +261,7 @@ BENCH_SWIFT   := $(SWIFT) build -c release --product SwiftBench --scratch-path $
 BENCH_CDEFS   := $(shell grep -q tca_store_set_effect_handler include/tca.h && echo -DBENCH_HAVE_EFFECTS)
 PYDUX         := pydux==0.2.2
 
-bench: lib $(BENCH)/SwiftBench $(BENCH)/cbench $(BENCH)/libbenchnoop.so $(VENV)/.bench
+bench: lib $(BENCH)/SwiftBench $(BENCH)/cbench $(BENCH)/libbenchnoop.so $(VENV)/.bench bench-bindings
 	$(VENV)/bin/python Benchmarks/run.py --bench-dir $(BENCH) \
 	  --lib $(LIBDIR)/libtca.so.$(SOMAJOR) --out $(BUILD)/bench.json
 
@@ -277,6 +277,22 @@ $(BENCH)/libbenchnoop.so: Benchmarks/c/noop.c Benchmarks/c/noop.h
 $(BENCH)/cbench: Benchmarks/c/bench.c Benchmarks/c/noop.h include/tca.h $(LIB) $(BENCH)/libbenchnoop.so
 	$(CC) $(CFLAGS) -O2 $(BENCH_CDEFS) -IBenchmarks/c $< -o $@ $(C_LINK) \
 	  -L$(BENCH) -lbenchnoop -Wl,-rpath,$(CURDIR)/$(BENCH)
+
+# The Bindings rows: each language's send against its own FFI floor (Benchmarks/bindings/), built
+# where the toolchain is (installed as for its tests); run.py skips a row whose program is missing.
+bench-bindings: lib
+	mkdir -p $(BENCH)
+	$(CXX) $(CXXFLAGS_TCA) -O2 Benchmarks/bindings/bench.cpp -o $(BENCH)/cppbench $(C_LINK)
+	@if scripts/need-tools.sh "the Rust bench row" cargo:cargo; then \
+	  cd bindings/rust && $(RUST_ENV) $(CARGO) build --offline -q --release --example bench && \
+	  cp $(RUST_BUILD)/release/examples/bench $(CURDIR)/$(BENCH)/rustbench; \
+	else [ $$? = 1 ]; fi
+	@rm -f $(BENCH)/.lua; if scripts/need-tools.sh "the LuaJIT bench row" luajit:luajit; then \
+	  touch $(BENCH)/.lua; else [ $$? = 1 ]; fi
+	@if scripts/need-tools.sh "the C# bench row" $(DOTNET_DEBS); then \
+	  $(MCS) -target:library -out:$(BENCH)/Tca.dll bindings/dotnet/Tca/*.cs && \
+	  $(MCS) -r:$(BENCH)/Tca.dll -out:$(BENCH)/Bench.exe Benchmarks/bindings/Bench.cs; \
+	else [ $$? = 1 ]; fi
 
 $(VENV)/.bench: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet $(PYDUX)

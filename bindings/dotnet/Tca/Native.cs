@@ -46,7 +46,7 @@ namespace Tca
             byte[] stateJson, UIntPtr stateLength, ref NativeOptions options, out StoreHandle store);
         [DllImport(Library)] public static extern void tca_store_free(IntPtr store);
         [DllImport(Library)]
-        public static extern int tca_store_send_n(StoreHandle store, byte[] action, UIntPtr length);
+        public static extern unsafe int tca_store_send_n(StoreHandle store, byte* action, UIntPtr length);
         [DllImport(Library)]
         public static extern int tca_store_state(StoreHandle store, out IntPtr json, out UIntPtr length);
         [DllImport(Library)]

@@ -92,10 +92,24 @@ namespace Tca
         public static string LibraryVersion { get { return FromC(Native.tca_version()); } }
 
         /// <summary>Sends one action (JSON): store.Send("\"rollButtonTapped\"").</summary>
-        public void Send(string actionJson)
+        public unsafe void Send(string actionJson)
         {
-            byte[] bytes = Utf8(actionJson);
-            Check(Native.tca_store_send_n(handle, bytes, Length(bytes)));
+            if (actionJson == null) throw new ArgumentNullException("actionJson");
+            // NB: the hot call of a game loop: a short action is encoded on the stack, so a send
+            // allocates nothing.
+            int most = Encoding.UTF8.GetMaxByteCount(actionJson.Length);
+            if (most > 512)
+            {
+                byte[] bytes = Utf8(actionJson);
+                fixed (byte* pinned = bytes)
+                    Check(Native.tca_store_send_n(handle, pinned, Length(bytes)));
+                return;
+            }
+            byte* buffer = stackalloc byte[most];
+            int length;
+            fixed (char* chars = actionJson)
+                length = Encoding.UTF8.GetBytes(chars, actionJson.Length, buffer, most);
+            Check(Native.tca_store_send_n(handle, buffer, new UIntPtr((uint)length)));
         }
 
         /// <summary>The whole state, as JSON.</summary>
