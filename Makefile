@@ -186,7 +186,7 @@ test-rust: $(LIB)
 
 LUA_BUILD := $(CURDIR)/$(BUILD)/lua
 LUA_ENV   := TCA_LIBRARY=$(CURDIR)/$(LIBDIR)/libtca.so.$(SOMAJOR)
-LUA_DEBS  := luajit:luajit love:love xvfb-run:xvfb pkg:libgl1-mesa-dri
+LUA_DEBS  := luajit:luajit love:love xvfb-run:xvfb xauth:xauth pkg:libgl1-mesa-dri
 
 # bindings/lua/tca/cdef.lua: tca.h's declarations for ffi.cdef (test-lua fails when it is stale).
 lua-cdef:
