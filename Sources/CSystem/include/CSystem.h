@@ -84,24 +84,10 @@ static inline void csystem_close(int fd) {
   if (fd >= 0) close(fd);
 }
 
-/*
- * Unwind watch: the store calls its host's callbacks from a dispatch frame, recorded here per
- * thread. A callback that unwinds (C++ exception, longjmp) leaves its record behind; a later call
- * on the thread from a shallower stack finds it (stacks grow down) and learns the frame is dead.
- */
-/* An address in the caller's frame (the frame of this function, just below it). */
-uintptr_t csystem_stack_address(void);
-/* A dispatch of `store` begins on this thread (nested dispatches of other stores stack up).
-   Returns 0 (nothing recorded) when 64 are already live. */
-int csystem_dispatch_enter(const void *store);
-/* Records, for the innermost dispatch, that a callback starts here (1) or has returned (0). */
-void csystem_dispatch_mark(int in_callback);
-/* Forgets the innermost dispatch; returns its store. */
-const void *csystem_dispatch_pop(void);
-/* If the innermost dispatch is inside a callback whose frame is above `here` (so dead: the
-   callback unwound), forgets it and returns its store; else NULL. Call until NULL. */
-const void *csystem_dispatch_dead(uintptr_t here);
-/* How many dispatches are live on this thread. */
-int csystem_dispatch_active(void);
+/* An address in the caller's frame: stacks grow down, so a frame deeper in the call chain has a
+   lower address (the unwind watch, StoreKernel's Runtime/Dispatch.swift). */
+static inline __attribute__((noinline)) uintptr_t csystem_stack_address(void) {
+  return (uintptr_t)__builtin_frame_address(0);
+}
 
 #endif

@@ -66,7 +66,7 @@ final class DispatchControl: @unchecked Sendable {
     ).exchanged
     guard claimed else { return (false, false) }
     let opaque = Unmanaged.passRetained(self).toOpaque()
-    guard csystem_dispatch_enter(opaque) != 0 else {
+    guard UnwindWatch.enter(opaque) else {
       Unmanaged.passUnretained(self).release()
       return (true, false)
     }
@@ -78,7 +78,7 @@ final class DispatchControl: @unchecked Sendable {
     if recorded {
       // NB: a dispatch of another store nested in one of ours, whose callback unwound and was
       // caught inside ours, is still above our record: it is dead.
-      while let top = csystem_dispatch_pop() {
+      while let top = UnwindWatch.pop() {
         let control = Unmanaged<DispatchControl>.fromOpaque(top).takeRetainedValue()
         if control === self { break }
         control.markUnwound()
@@ -91,9 +91,9 @@ final class DispatchControl: @unchecked Sendable {
   @inline(never)
   func call(_ body: () -> Void) {
     inCallback.store(true, ordering: .releasing)
-    csystem_dispatch_mark(1)
+    UnwindWatch.mark(inCallback: true)
     body()
-    csystem_dispatch_mark(0)
+    UnwindWatch.mark(inCallback: false)
     signal { inCallback.store(false, ordering: .releasing) }
   }
 
@@ -143,11 +143,83 @@ final class DispatchControl: @unchecked Sendable {
   /// one of a callback still running (a call from inside it); one above it is dead.
   @inline(never)
   static func noticeUnwinding() {
-    guard csystem_dispatch_active() > 0 else { return }
-    let here = csystem_stack_address()
-    while let dead = csystem_dispatch_dead(here) {
+    guard UnwindWatch.isActive else { return }
+    let here = UInt(csystem_stack_address())
+    while let dead = UnwindWatch.dead(below: here) {
       let control = Unmanaged<DispatchControl>.fromOpaque(dead).takeRetainedValue()
       control.markUnwound()
     }
+  }
+}
+
+/// The dispatch frames live on this thread, outermost first (so deepest last): for each, its
+/// store's ``DispatchControl`` (retained) and, while a callback runs, the stack address where it
+/// was called (0 between callbacks).
+///
+/// NB: a pthread key rather than C `_Thread_local`: a C source in CSystem would carry DWARF 5
+/// debug info, which the valgrind of `make test-c` cannot read.
+enum UnwindWatch {
+  static let capacity = 64
+  private struct Entry {
+    var store: UnsafeMutableRawPointer?
+    var frame: UInt
+  }
+
+  private static let key: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { raw in
+      // NB: a thread ending with no dispatch live (the normal case): its frames go with it.
+      raw?.assumingMemoryBound(to: Entry.self).deallocate()
+    }
+    return key
+  }()
+
+  /// This thread's frames: entry 0's `frame` is the depth; entries 1... are the dispatches.
+  private static var frames: UnsafeMutablePointer<Entry> {
+    if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: Entry.self) }
+    let frames = UnsafeMutablePointer<Entry>.allocate(capacity: capacity + 1)
+    frames.initialize(repeating: Entry(store: nil, frame: 0), count: capacity + 1)
+    pthread_setspecific(key, frames)
+    return frames
+  }
+
+  private static var existing: UnsafeMutablePointer<Entry>? {
+    pthread_getspecific(key)?.assumingMemoryBound(to: Entry.self)
+  }
+
+  static var isActive: Bool { (existing?[0].frame ?? 0) > 0 }
+
+  /// Records a dispatch of `store`; false (nothing recorded) when 64 are already live.
+  static func enter(_ store: UnsafeMutableRawPointer) -> Bool {
+    let frames = self.frames
+    let depth = Int(frames[0].frame)
+    guard depth < capacity else { return false }
+    frames[depth + 1] = Entry(store: store, frame: 0)
+    frames[0].frame = UInt(depth + 1)
+    return true
+  }
+
+  /// Marks, for the innermost dispatch, that a callback starts here or has returned.
+  @inline(never)
+  static func mark(inCallback: Bool) {
+    guard let frames = existing, frames[0].frame > 0 else { return }
+    frames[Int(frames[0].frame)].frame = inCallback ? UInt(csystem_stack_address()) : 0
+  }
+
+  /// Forgets the innermost dispatch; returns its store.
+  static func pop() -> UnsafeMutableRawPointer? {
+    guard let frames = existing, frames[0].frame > 0 else { return nil }
+    let depth = Int(frames[0].frame)
+    frames[0].frame = UInt(depth - 1)
+    return frames[depth].store
+  }
+
+  /// If the innermost dispatch is inside a callback whose frame is above `here` (dead: the
+  /// callback unwound), forgets it and returns its store.
+  static func dead(below here: UInt) -> UnsafeMutableRawPointer? {
+    guard let frames = existing, frames[0].frame > 0 else { return nil }
+    let top = frames[Int(frames[0].frame)]
+    guard top.frame != 0, top.frame < here else { return nil }
+    return pop()
   }
 }
