@@ -62,13 +62,14 @@
  *     cancelled. Actions the feature's own effects feed back go first, as part of the action
  *     that caused them.
  *   - Which calls may block, and on what:
- *       never (at most a few instructions' worth of an internal lock): tca_store_version,
- *         tca_store_fd, tca_store_next_deadline_ms, tca_store_take_requests, tca_options_init,
- *         tca_version, tca_status_str, tca_last_error, tca_string_free;
+ *       never (at most a few instructions' worth of an internal lock): tca_store_fd,
+ *         tca_store_next_deadline_ms, tca_store_take_requests, tca_store_new[_n],
+ *         tca_options_init, tca_version, tca_status_str, tca_last_error, tca_string_free, and
+ *         tca_store_version, which never waits for a callback (see there);
  *       on another thread's run of the same store (its reducer and effects, never its
  *         callbacks): tca_store_send[_n], tca_store_respond[_n], tca_store_fail,
  *         tca_store_complete, tca_store_poll, tca_store_advance, tca_store_state, tca_store_get,
- *         tca_store_subscribe[_state], tca_store_new (not at all);
+ *         tca_store_subscribe[_state];
  *       on a callback of the store running on another thread, until it returns:
  *         tca_store_unsubscribe, tca_store_set_effect_handler, tca_store_set_request_handler;
  *         tca_store_free (until that thread has delivered every callback; then it tells the host
@@ -347,11 +348,11 @@ tca_status tca_store_get(tca_store *store, const char *json_pointer, char **out_
 /**
  * The state's version: 0 for a new store, bumped whenever the state changes (two reads give the
  * same version exactly when the state did not change between them). Cheap: a host compares it
- * with the version it last drew to know whether to read the state again. Never waits: while
- * another thread is running the store, it gives the version published at the end of the last
- * call that computed it (a state changed by a call still in progress, or by a send that left
- * its version to be computed on the next read, shows at the next read that finds the store
- * free).
+ * with the version it last drew to know whether to read the state again. Never waits for a
+ * callback: while another thread is running the store, it gives the version published at the
+ * end of the last call (only when that call left the version to be computed — a send to a store
+ * without subscribers computes it lazily — does it wait for the run in progress, microseconds,
+ * never a callback).
  *
  * Returns TCA_VERSION_NONE (and sets tca_last_error) for a NULL, freed or foreign handle.
  */

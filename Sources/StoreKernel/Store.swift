@@ -15,25 +15,32 @@ import Musl
 /// Runtime semantics (DESIGN.md §4, what hosts and tests rely on):
 /// 1. `send` reduces the action at once on the caller's thread, then keeps going until the store
 ///    is idle: actions fed back are reduced in order, async effects run on the store's executor
-///    until they finish or wait (on the clock, or on a host answer), host requests reach the
-///    handler. When `send` returns, everything that did not have to wait has happened.
-/// 2. A host answer given inside a callback is queued and processed before the outer call
-///    returns; given from another thread, it is processed inside that `respond` call if the store
-///    is free, else by the call holding the store (which looks again after letting go).
+///    until they finish or wait (on the clock, or on a host answer), host requests are made. When
+///    `send` returns, everything that did not have to wait has happened.
+/// 2. Host inputs are applied in the order the host gave them: an answer given inside a callback
+///    is queued, and applied before anything sent after it; an answer from another thread is
+///    applied inside that `respond` call (the store is free while callbacks run), or only queued
+///    for the host's next `send`/`poll`/`advance` (``AnswerDelivery/hostThread``).
 /// 3. `poll` runs whatever is due: queued answers, effect work resumed from other threads, timers
 ///    whose deadline passed. `advance(by:)` moves a manual clock, firing due timers in deadline
 ///    order, each followed by the work it releases.
-/// 4. Subscribers are called at the end of a call in which the state version changed, once per
-///    call (once more if a subscriber's own sends changed it again), on the caller's thread.
-/// 5. ``fileDescriptor()`` is readable exactly when `poll` would do something.
+/// 4. Callbacks (requests, cancellations, subscribers) run with no lock of the store held: a call
+///    collects them in an outbox while it holds the store, and delivers them after letting go,
+///    in order, before it returns — unless another thread is delivering the store's callbacks,
+///    which then delivers them (one thread at a time per store; see ``dispatch()``). Subscribers
+///    are told at the end of a call that changed the state, with the version current when
+///    they are called.
+/// 5. ``fileDescriptor()`` is readable exactly when `poll` would do something, or while
+///    requests wait to be taken (pull mode).
 /// 6. (Threaded stores are not offered: every callback runs on a thread that called in.)
 /// 7. ``close()`` (or the last reference going away) cancels every effect, tells the host of each
 ///    request in flight, and makes later calls do nothing (Swift API) or throw `.closed`.
 ///
-/// Thread safety: every method may be called from any thread; calls are serialized. A call from
-/// the thread already inside the store (from a subscriber, a host callback, an effect) does not
-/// wait or recurse: a `send` is queued and reduced before the outer call returns, as are answers
-/// and `advance`; `poll` returns 0; `close` happens when the outer call ends.
+/// Thread safety: every method may be called from any thread; runs of the store are serialized.
+/// A call from inside the store (from a subscriber, a host callback, an effect) does not wait or
+/// recurse: a `send` is queued and reduced before the outer call returns, as are answers and
+/// `advance`; `poll` returns 0; `close` happens when the outer call ends. `version` and
+/// ``fileDescriptor()`` never wait.
 ///
 /// NB: actions are queued, never recursed into, so chains of effects do not grow the stack.
 public final class Store<State, Action>: @unchecked Sendable {
@@ -159,9 +166,10 @@ public final class Store<State, Action>: @unchecked Sendable {
   /// Bumps when the state changes: two reads give the same version exactly when the state did
   /// not change between them (an `Equatable` state is compared with `==`; see ``init``).
   ///
-  /// Never waits: while another thread runs the store it gives the version published at the end
-  /// of the last call (a call that skipped computing it leaves it to the next read that finds
-  /// the store free).
+  /// Never waits for a callback, nor, in the common case, for anything: while another thread
+  /// runs the store it gives the version published at the end of the last call. Only when the
+  /// last call left its version to be computed (a send with no subscriber) does it wait for the
+  /// run in progress, to compute it.
   // NB: inlinable, as `stateAndVersion`, so that a host's reads run specialized for the feature.
   @inlinable
   public var version: UInt64 {
@@ -169,7 +177,12 @@ public final class Store<State, Action>: @unchecked Sendable {
       refreshVersion()
       return hot.pointee.version
     }
-    guard core.gate.tryLock() else { return core.publishedVersion.load(ordering: .acquiring) }
+    if !core.gate.tryLock() {
+      if !core.versionStale.load(ordering: .acquiring) {
+        return core.publishedVersion.load(ordering: .acquiring)
+      }
+      core.gate.lock()
+    }
     refreshVersion()
     let version = hot.pointee.version
     core.gate.unlock()
@@ -252,7 +265,9 @@ public final class Store<State, Action>: @unchecked Sendable {
     } else {
       // NB: from a callback: in the one queue of host inputs, after any answer given before it.
       core.inbox.push { [unowned(unsafe) self] in
-        // NB: unowned: the inbox is dropped when the store closes (deinit closes first).
+        // NB: unowned: the inbox is dropped when the store closes (deinit closes first), and
+        // the items a close runs find it closed.
+        guard !self.core.isClosed else { return }
         self.reduce(action)
       }
     }
@@ -661,6 +676,8 @@ public final class Store<State, Action>: @unchecked Sendable {
   func refreshVersion() {
     guard hot.pointee.dirty else { return }
     hot.pointee.dirty = false
+    // NB: the published version is current again (bumped below, or the state came back equal).
+    defer { core.versionStale.store(false, ordering: .releasing) }
     if let isEqual {
       if let snapshot = hot.pointee.snapshot, isEqual(snapshot, hot.pointee.state) { return }
       hot.pointee.snapshot = hot.pointee.state
@@ -679,7 +696,12 @@ public final class Store<State, Action>: @unchecked Sendable {
   /// write): a loop of sends that nobody observes pays that once, not per send.
   @inlinable
   func versionAtEndOfCall() {
-    if isEqual == nil || hot.pointee.hasSubscribers { refreshVersion() }
+    if isEqual == nil || hot.pointee.hasSubscribers {
+      refreshVersion()
+    } else if hot.pointee.dirty {
+      // NB: left for the next read; `version` then computes it rather than give the published.
+      core.versionStale.store(true, ordering: .releasing)
+    }
   }
 
   private func settleWake() {

@@ -107,7 +107,8 @@ static void test_requests_queued_and_cancelled(void) {
   CHECK(value_is(store, "/isNumberFactLoading", "true"));
   /* The descriptor is readable while requests wait. */
   CHECK(readable(fd));
-  CHECK(take_is(store, "[{\"id\":1,\"name\":\"numberFact.fetch\",\"kind\":\"oneShot\",\"payload\":1}]"));
+  CHECK(take_is(store, "[{\"id\":1,\"name\":\"numberFact.fetch\",\"kind\":\"oneShot\","
+                       "\"payload\":1}]"));
   CHECK(!readable(fd));
   CHECK(take_is(store, "[]"));
 

@@ -11,7 +11,8 @@
  * version. No function of this file is ever called by the library: what a host in LuaJIT, C#,
  * Rust or any language whose callbacks are costly or fragile does.
  *
- *   cc examples/c/pull_game_loop.c -Iinclude -Lbuild/lib -ltca -Wl,-rpath,build/lib -o pull_game_loop
+ *   cc examples/c/pull_game_loop.c -Iinclude -Lbuild/lib -ltca -Wl,-rpath,build/lib \
+ *     -o pull_game_loop
  *   ./pull_game_loop            # real time (about 3 s)
  *   ./pull_game_loop --fast     # no waiting: the same game, tick for tick
  */
@@ -67,7 +68,8 @@ static int name_is(const char *item, const char *name) {
 static void take_requests(tca_store *store, const char *who, fetch *fetches, long tick) {
   char *json = NULL;
   if (!check(tca_store_take_requests(store, &json, NULL), "tca_store_take_requests")) return;
-  /* One object per request or notice: {"id":…,"name":…,"kind":…,"payload":…} or {"cancelled":…}. */
+  /* One object per request or notice: {"id":…,"name":…,"kind":…,"payload":…} or
+     {"cancelled":…}. */
   for (const char *item = strchr(json, '{'); item != NULL; item = strstr(item + 1, "},{")) {
     if (item[0] == '}') item += 2;
     if (strncmp(item, "{\"cancelled\":", 13) == 0) {

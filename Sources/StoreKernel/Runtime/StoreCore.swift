@@ -22,6 +22,8 @@ final class StoreCore<Action>: @unchecked Sendable {
   let wakeLock = PlainLock()
   /// The state version as of the end of the last call: what `version` gives without waiting.
   @usableFromInline let publishedVersion = Atomic<UInt64>(0)
+  /// The last call left the version to be computed: `publishedVersion` may be behind the state.
+  @usableFromInline let versionStale = Atomic<Bool>(false)
   /// Who delivers the outbox, and whether a callback unwound (``DispatchControl``).
   let dispatch = DispatchControl()
   /// How many events wait in the outbox (read without the lock, to skip the dispatch).
