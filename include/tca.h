@@ -296,7 +296,8 @@ void tca_store_free(tca_store *store);
  * Sends one action, given as a NUL-terminated JSON text, and processes it and everything it leads
  * to that need not wait before returning: actions fed back, effects run until they finish or wait
  * (on the clock or on the host), host requests made (the effect callback is called from inside
- * this call), subscribers told. Actions may use the short forms of the wire format:
+ * this call, after the store is let go — by the thread already delivering the store's callbacks
+ * if there is one; in pull mode the requests wait to be taken), subscribers told. Actions may use the short forms of the wire format:
  * "\"increment\"" for a case without payload, "{\"setCount\":5}" for a single unlabeled payload.
  *
  * From inside a callback of the same store, the action is queued and reduced before the outer call
@@ -433,7 +434,8 @@ typedef void (*tca_cancel_fn)(void *userdata, tca_store *store, uint64_t request
  *
  * With no callback set, a request fails at once: the feature receives the failure ("no handler
  * for \"numberFact.fetch\": the host has not set one") as it would a tca_store_fail, and the trace
- * (TCA_TRACE=1) shows it.
+ * (TCA_TRACE=1) shows it — except in pull mode (tca_options.requests = TCA_REQUESTS_QUEUED),
+ * where requests wait for tca_store_take_requests and these callbacks are never called.
  *
  * Returns TCA_OK; TCA_ERR_INVALID_HANDLE; TCA_ERR_INVALID_ARGUMENT (on_cancel without fn).
  */
@@ -534,8 +536,9 @@ tca_status tca_store_complete(tca_store *store, uint64_t request_id);
 /* ---- Time and scheduling ------------------------------------------------------------------ */
 
 /**
- * Runs, on the calling thread, whatever is due: answers given from other threads, effect work
- * resumed, real-clock timers whose deadline passed, and everything they lead to. Never blocks
+ * Runs, on the calling thread, whatever is due: answers given from other threads (all of them,
+ * with tca_options.answers = TCA_ANSWERS_HOST_THREAD), effect work resumed, real-clock timers
+ * whose deadline passed, and everything they lead to. Never blocks
  * waiting for work. A host loop calls it when tca_store_fd is readable, or once a frame.
  *
  * out_ran: if not NULL, receives how much ran (actions reduced, timers fired, answers applied,
