@@ -183,10 +183,12 @@ RUST_BUILD := $(CURDIR)/$(BUILD)/rust
 RUST_ENV   := CARGO_TARGET_DIR=$(RUST_BUILD) TCA_LIB_DIR=$(CURDIR)/$(LIBDIR)
 
 # cargo test --offline (the crate has no dependencies), the test binary again under valgrind, and
-# the example, which must print the seeded roll and the host's fact.
+# the example, which must print the seeded roll and the host's fact. Cargo from rustup
+# (~/.cargo/bin) or Debian's cargo package (the crate avoids let-else and std::hint::black_box,
+# newer than Debian 12's Rust 1.63).
 test-rust: $(LIB)
 	@echo "== Rust tests (bindings/rust)"
-	@if scripts/need-tools.sh "the Rust tests" cargo:cargo; then \
+	@export PATH="$$PATH:$$HOME/.cargo/bin"; if scripts/need-tools.sh "the Rust tests" cargo:cargo; then \
 	  cd bindings/rust && $(RUST_ENV) $(CARGO) test --offline -q && \
 	  tests=$$($(RUST_ENV) $(CARGO) test --offline --no-run --message-format=json 2>/dev/null \
 	    | sed -n 's/.*"executable":"\([^"]*\/api-[^"]*\)".*/\1/p' | head -1) && \
@@ -297,7 +299,7 @@ $(BENCH)/cbench: Benchmarks/c/bench.c Benchmarks/c/noop.h include/tca.h $(LIB) $
 bench-bindings: lib
 	mkdir -p $(BENCH)
 	$(CXX) $(CXXFLAGS_TCA) -O2 Benchmarks/bindings/bench.cpp -o $(BENCH)/cppbench $(C_LINK)
-	@if scripts/need-tools.sh "the Rust bench row" cargo:cargo; then \
+	@export PATH="$$PATH:$$HOME/.cargo/bin"; if scripts/need-tools.sh "the Rust bench row" cargo:cargo; then \
 	  cd bindings/rust && $(RUST_ENV) $(CARGO) build --offline -q --release --example bench && \
 	  cp $(RUST_BUILD)/release/examples/bench $(CURDIR)/$(BENCH)/rustbench; \
 	else [ $$? = 1 ]; fi

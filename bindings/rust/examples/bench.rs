@@ -2,8 +2,17 @@
 //! "C"`, behind `black_box`), samples interleaved in one run; one JSON row for Benchmarks/run.py.
 //!
 //!     cargo run --offline --release --example bench
-use std::hint::black_box;
 use std::time::Instant;
+
+/// Keeps the optimizer from seeing through a value (std::hint::black_box, for older toolchains).
+fn black_box<T>(value: T) -> T {
+    // SAFETY: reads `value` once and forgets the original: a move the compiler cannot follow.
+    unsafe {
+        let copy = std::ptr::read_volatile(&value);
+        std::mem::forget(value);
+        copy
+    }
+}
 
 extern "C" {
     fn abs(value: i32) -> i32;

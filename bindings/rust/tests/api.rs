@@ -79,7 +79,10 @@ fn pull_mode() {
     };
     assert_eq!((first.name.as_str(), first.payload.as_str(), first.kind), ("numberFact.fetch", "1", RequestKind::OneShot));
     assert_eq!(taken[1], Pending::Cancelled(first.id));
-    let Pending::Request(second) = &taken[2] else { panic!("{:?}", taken[2]) };
+    let second = match &taken[2] {
+        Pending::Request(request) => request.clone(),
+        other => panic!("{:?}", other),
+    };
     store.respond(second.id, &tca::quote("1 is the loneliest number.")).unwrap();
     assert_eq!(tca::unquote(&store.get("/numberFact").unwrap()).unwrap(), "1 is the loneliest number.");
     expect_error(store.respond(first.id, r#""late""#), sys::TCA_ERR_REQUEST_FINISHED, "tca_store_respond");
@@ -89,7 +92,10 @@ fn pull_mode() {
     dice.send(r#""rollButtonTapped""#).unwrap();
     let taken = dice.take_requests().unwrap();
     assert_eq!(taken.len(), 1);
-    let Pending::Request(haptics) = &taken[0] else { panic!() };
+    let haptics = match &taken[0] {
+        Pending::Request(request) => request.clone(),
+        other => panic!("{:?}", other),
+    };
     assert_eq!(haptics.name, "haptics.impact");
     assert_eq!(haptics.payload, r#"{"style":"medium"}"#);
     assert_eq!(haptics.kind, RequestKind::FireAndForget);
