@@ -7,6 +7,13 @@ local h = require("harness")
 jit.on()
 local check = h.check
 
+-- Counts the traces the JIT finishes while the loop runs: the loop is compiled, not interpreted.
+local traces = 0
+local function on_trace(what)
+  if what == "stop" then traces = traces + 1 end
+end
+jit.attach(on_trace, "trace")
+
 local store = tca.Store.new("dice", { clock = "manual", seed = 7 })
 local frames, rolls, buzzes, versions_seen = 100000, 0, 0, 0
 local last_version = -1
@@ -29,6 +36,7 @@ for frame = 0, frames - 1 do
   store:advance(next_ms - elapsed)
   elapsed = next_ms
 end
+jit.attach(on_trace)
 -- 40 frames is 666 ms: every roll lands before the next tap.
 local history = store:value("/rollHistory")
 check(#history == rolls, "every roll landed: " .. #history .. " of " .. rolls)
@@ -36,5 +44,7 @@ check(buzzes == rolls, "one haptics request per roll")
 check(elapsed == math.floor(frames * 1000 / 60), "the clock moved by the frames' time")
 check(versions_seen > rolls, "the version changed with each roll")
 check(jit.status() == true, "the JIT is still on")
-print(string.format("%d frames, %d rolls, JIT %s", frames, rolls, jit.status() and "on" or "off"))
+check(traces > 0, "the JIT compiled the loop (" .. traces .. " traces)")
+print(string.format("%d frames, %d rolls, JIT %s, %d traces", frames, rolls,
+                    jit.status() and "on" or "off", traces))
 h.summary()
