@@ -56,7 +56,7 @@ final class StoreCore<Action>: @unchecked Sendable {
   private var outbox = FIFO<Outgoing>()
 
   // -- any thread, behind its lock
-  private let requests = Mutex(RequestTable<Action>())
+  private let requests = Guarded(RequestTable<Action>())
 
   init(clock: StoreClock) {
     self.clock = clock
