@@ -222,7 +222,7 @@ typedef struct tca_options {
   uint64_t reserved[4]; /* v2: must be 0 */
 } tca_options;
 
-enum tca_options_version { TCA_OPTIONS_VERSION = 2 };
+enum { TCA_OPTIONS_VERSION = 2 };
 #define TCA_CLOCK_REAL 0
 #define TCA_CLOCK_MANUAL 1
 
