@@ -345,6 +345,8 @@ $(VENV)/.bench: $(VENV)/.installed
 # .build-thread; the Swift runtime then comes from the toolchain's shared libraries, and the test
 # programs are built with the toolchain's clang, whose sanitizer runtimes match the Swift ones).
 # Any report fails the run. One sanitizer: make sanitize-address, make sanitize-thread.
+# NB: test_unwind runs without leak detection: a longjmp out of a callback leaks what the frames
+# it skipped held (tca.h), which is not what it checks.
 
 SWIFT_BIN      := $(dir $(realpath $(shell command -v $(SWIFT))))
 SAN_CC         ?= $(SWIFT_BIN)clang
@@ -365,7 +367,9 @@ sanitize-address sanitize-thread: sanitize-%:
 	    -L$(BUILD)/$*/lib -ltca -Wl,-rpath,$(CURDIR)/$(BUILD)/$*/lib \
 	    -L$(SWIFT_LINUXLIB) -Wl,-rpath,$(SWIFT_LINUXLIB) -ldispatch -lBlocksRuntime -lpthread \
 	    || exit 1; \
-	  echo "-- $* $$t"; $(SAN_OPTIONS) $(BUILD)/$*/$$t || exit 1; \
+	  leaks=1; [ $$t = test_unwind ] && leaks=0; \
+	  echo "-- $* $$t"; $(SAN_OPTIONS) ASAN_OPTIONS=detect_leaks=$$leaks:halt_on_error=1:abort_on_error=0 \
+	    $(BUILD)/$*/$$t || exit 1; \
 	done
 
 # The template of docs/own-features.md, built out of tree as a user's package would be: its own
