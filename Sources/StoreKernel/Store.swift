@@ -457,7 +457,7 @@ public final class Store<State, Action>: @unchecked Sendable {
           continue
         }
       }
-      if !core.clock.timers.isEmpty,
+      if !core.clock.timers.isEmpty, core.clock.firesDueTimers,
         let timer = core.clock.timers.popDue(now: core.clock.nowNanoseconds)
       {
         hot.pointee.ranInCall += 1
@@ -472,6 +472,9 @@ public final class Store<State, Action>: @unchecked Sendable {
   private func runAdvance(_ nanoseconds: Int64) -> Int {
     let clock = core.clock
     let target = clock.nowNanoseconds.saturatingAdd(nanoseconds)
+    // NB: a manual clock's timers fire only in here (see `StoreClock`).
+    clock.isAdvancing = true
+    defer { clock.isAdvancing = false }
     var ran = drain()
     while !core.isClosed, let deadline = clock.timers.earliestDeadline, deadline <= target {
       clock.setManualNow(deadline)
@@ -486,7 +489,9 @@ public final class Store<State, Action>: @unchecked Sendable {
     if !core.actions.pointee.isEmpty || !core.inbox.isEmpty || hot.pointee.pendingAdvance > 0 {
       return true
     }
-    guard !core.clock.timers.isEmpty, let deadline = core.clock.timers.earliestDeadline else {
+    guard !core.clock.timers.isEmpty, core.clock.firesDueTimers,
+      let deadline = core.clock.timers.earliestDeadline
+    else {
       return false
     }
     return deadline <= core.clock.nowNanoseconds

@@ -32,12 +32,24 @@ final class Region: EffectNode, @unchecked Sendable {
   var orderedChildren: [EffectNode] { children.values.sorted { $0.sequence < $1.sequence } }
 
   override var summary: String { id.map { "effects cancellable by \($0)" } ?? "effects" }
+
+  /// Whether `node` runs inside this region (or is it).
+  func isAncestor(of node: EffectNode) -> Bool {
+    var current: EffectNode? = node
+    while let candidate = current {
+      if candidate === self { return true }
+      current = candidate.parent
+    }
+    return false
+  }
 }
 
 /// The task of a `.run` effect.
 final class TaskLeaf: EffectNode, @unchecked Sendable {
   var task: Task<Void, Never>?
   var isCancelled = false
+  /// Where the `.run` was made.
+  var place: EffectPlace?
 
   override var summary: String { "a .run effect" }
 }
