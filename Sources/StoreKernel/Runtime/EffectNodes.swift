@@ -50,6 +50,11 @@ final class TaskLeaf: EffectNode, @unchecked Sendable {
   var isCancelled = false
   /// Where the `.run` was made.
   var place: EffectPlace?
+  /// The store running it, for `withTaskCancellation(id:)` and `Task.cancel(id:)`.
+  weak var host: (any EffectHost)?
+
+  /// The leaf of the `.run` whose task is running.
+  @TaskLocal static var current: TaskLeaf?
 
   override var summary: String { "a .run effect" }
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// NB: `@unchecked Sendable`: the parts marked "holder" are touched only by the thread holding the
 /// store (see ``Store``); the rest is behind locks or atomics.
 @usableFromInline
-final class StoreCore<Action>: @unchecked Sendable {
+final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   // -- serialization
   @usableFromInline let gate = PlainLock()
   @usableFromInline let inbox = Inbox()
@@ -186,6 +186,7 @@ final class StoreCore<Action>: @unchecked Sendable {
     attach(leaf, to: region)
     leaf.done = done
     leaf.place = run.place
+    leaf.host = self
     let send = Send<Action>(
       emit: { [self] action in self.emit(action, from: leaf, sink: sink) },
       isCancelled: { leaf.isCancelled },
@@ -193,7 +194,7 @@ final class StoreCore<Action>: @unchecked Sendable {
         self.onHolder { self.raise(.unhandledError("\(error)"), from: leaf) }
       })
     leaf.task = Task(executorPreference: executor) { [self] in
-      await run.operation(send)
+      await TaskLeaf.$current.withValue(leaf) { await run.operation(send) }
       self.onHolder { self.finish(leaf) }
     }
   }
@@ -277,6 +278,33 @@ final class StoreCore<Action>: @unchecked Sendable {
   }
 
   // MARK: - Cancellation (holder)
+
+  func spawn(
+    id: CancelID, cancelInFlight: Bool, from leaf: TaskLeaf,
+    operation: @escaping @Sendable () async -> Void
+  ) -> Task<Void, Never> {
+    let parent = leaf.parent ?? root
+    if cancelInFlight { cancel(id: id, sparingAncestorsOf: parent) }
+    let region = Region(id: id)
+    attach(region, to: parent)
+    region.bodyDone = true
+    cancellables[id, default: []].append(region)
+    let child = TaskLeaf()
+    attach(child, to: region)
+    child.place = leaf.place
+    child.host = self
+    let task = Task(executorPreference: executor) { [self] in
+      await TaskLeaf.$current.withValue(child) { await operation() }
+      self.onHolder { self.finish(child) }
+    }
+    child.task = task
+    if parent.isCancelled || leaf.isCancelled || isClosed { cancel(child) }
+    return task
+  }
+
+  func cancelFromEffect(id: CancelID) {
+    onHolder { [self] in self.cancel(id: id) }
+  }
 
   func cancel(id: CancelID) {
     guard let regions = cancellables[id] else { return }
