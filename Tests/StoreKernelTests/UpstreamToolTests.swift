@@ -186,6 +186,7 @@ private func cancellationProbe() -> Probe {
   store.send(.step("a")) { $0.count = 0 }
   store.send(.start)
   store.receive(.value(2)) { $0.count = 3 }
+  store.send(.set(9))
   store.finish()
   #expect(list.messages == [])
   #expect(
@@ -199,7 +200,17 @@ private func cancellationProbe() -> Probe {
           )
       """,
       "1 received action skipped:\n  - Probe.Action.value(1)",
-      "Must handle 1 received action before the test ends:\n  - Probe.Action.value(4)",
+      "Must handle 1 received action before sending an action:\n  - Probe.Action.value(4)"
+        + "\n\nUnhandled actions must be asserted with receive(_:), or skipped with "
+        + "skipReceivedActions().",
+      """
+      State changed but no assertion was given (- before, + after):
+          Probe.State(
+        -   count: 7
+        +   count: 9
+            log: ["a"]
+          )
+      """,
     ])
 }
 
