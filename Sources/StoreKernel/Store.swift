@@ -22,7 +22,7 @@ import Musl
 ///    is free, else by the call holding the store (which looks again after letting go).
 /// 3. `poll` runs whatever is due: queued answers, effect work resumed from other threads, timers
 ///    whose deadline passed. `advance(by:)` moves a manual clock, firing due timers in deadline
-///    order, each followed by the work it releases.
+///    order, each followed by the work it releases; a manual clock's timers fire only there.
 /// 4. Subscribers are called at the end of a call in which the state version changed, once per
 ///    call (once more if a subscriber's own sends changed it again), on the caller's thread.
 /// 5. ``fileDescriptor()`` is readable exactly when `poll` would do something.
