@@ -46,11 +46,13 @@ public struct Send<Action>: Sendable {
 }
 
 /// Where an effect was made (`.run`'s call site), for failures about it.
-public struct EffectPlace: Sendable, CustomStringConvertible {
-  public var fileID: String
-  public var filePath: String
-  public var line: Int
-  public var column: Int
+@usableFromInline
+struct EffectPlace: Sendable, CustomStringConvertible {
+  var fileID: String
+  var filePath: String
+  var line: Int
+  var column: Int
 
-  public var description: String { "\(fileID):\(line)" }
+  @usableFromInline
+  var description: String { "\(fileID):\(line)" }
 }
