@@ -291,6 +291,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     cancellables[id, default: []].append(region)
     let child = TaskLeaf()
     attach(child, to: region)
+    child.origin = leaf.origin
     child.place = leaf.place
     child.host = self
     let task = Task(executorPreference: executor) { [self] in
