@@ -175,7 +175,10 @@ public final class TestStore<State: Equatable, Action> {
     let entries = log.take()
     let task = TestStoreTask(
       running: { [weak self] in self?.store.inFlightEffects(id: CancelID(id)) ?? [] },
-      cancel: { [weak self] in self?.store.cancelEffects(id: CancelID(id)) },
+      cancel: { [weak self] in
+        self?.store.cancelEffects(id: CancelID(id))
+        self?.collectReceived()
+      },
       poll: { [weak self] in
         self?.store.poll()
         self?.collectReceived()
