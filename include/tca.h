@@ -583,7 +583,9 @@ tca_status tca_store_poll(tca_store *store, uint32_t *out_ran);
 
 /**
  * Moves a manual clock forward by `milliseconds`, firing the timers that fall due in deadline
- * order, each followed by the work it releases, on the calling thread. A fixed-timestep game loop
+ * order, each followed by the work it releases, on the calling thread. A manual clock's timers
+ * fire only here: one set for the current time (a sleep of zero) waits for the next advance,
+ * tca_store_advance(store, 0) included. A fixed-timestep game loop
  * calls it once a tick (tca_store_advance(store, 16)). From inside a callback of the store, the
  * advance is queued and happens before the outer call returns.
  *
