@@ -7,7 +7,7 @@ import Synchronization
 /// NB: `@unchecked Sendable`: the parts marked "holder" are touched only by the thread holding the
 /// store (see ``Store``); the rest is behind locks or atomics.
 @usableFromInline
-final class StoreCore<Action>: @unchecked Sendable {
+final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   // -- serialization
   @usableFromInline let gate = PlainLock()
   @usableFromInline let inbox = Inbox()
@@ -16,6 +16,18 @@ final class StoreCore<Action>: @unchecked Sendable {
   @usableFromInline let closedFlag = Atomic<Bool>(false)
   /// Whether the wake descriptor is open (the fast path of `send` then steps aside).
   @usableFromInline let wakeOpen = Atomic<Bool>(false)
+  /// The wake descriptor's fd once made (-1 before): read without any lock.
+  let wakeFD = Atomic<Int32>(-1)
+  /// Guards `wake`, which the holder settles and `fileDescriptor()` makes without the store.
+  let wakeLock = PlainLock()
+  /// The state version as of the end of the last call: what `version` gives without waiting.
+  @usableFromInline let publishedVersion = Atomic<UInt64>(0)
+  /// The last call left the version to be computed: `publishedVersion` may be behind the state.
+  @usableFromInline let versionStale = Atomic<Bool>(false)
+  /// Who delivers the outbox, and whether a callback unwound (``DispatchControl``).
+  let dispatch = DispatchControl()
+  /// How many events wait in the outbox (read without the lock, to skip the dispatch).
+  @usableFromInline let outboxCount = Atomic<Int>(0)
 
   // -- holder
   /// The actions waiting to be reduced.
@@ -33,15 +45,21 @@ final class StoreCore<Action>: @unchecked Sendable {
   /// Answers from any thread are only queued, for the host's next call.
   var answersOnHostThread = false
   var trace: TraceSink?
+  /// Set by a test store: what effects did wrong (see ``Issue``), where the effect was made, and
+  /// the action whose effect it was.
+  var issueHandler: ((Issue, EffectPlace?, String?) -> Void)?
   /// Leaves (tasks, timers, requests) running; what a test store's `finish` checks.
   private(set) var liveLeafCount = 0
   /// Set by a test store: effects remember the action that started them.
   var recordsOrigins = false
   var origin: String?
+  /// Behind `wakeLock`.
   var wake: WakeDescriptor?
+  /// Host requests, cancellations and notifications, delivered after the store is let go.
+  private var outbox = FIFO<Outgoing>()
 
   // -- any thread, behind its lock
-  private let requests = Mutex(RequestTable<Action>())
+  private let requests = Guarded(RequestTable<Action>())
 
   init(clock: StoreClock) {
     self.clock = clock
@@ -61,6 +79,30 @@ final class StoreCore<Action>: @unchecked Sendable {
   /// Whether the calling thread holds the store.
   @inlinable
   var isHeldByCurrentThread: Bool { inbox.owner.load(ordering: .relaxed) == currentThreadID() }
+
+  /// Whether the calling thread is inside the store: holding it, or inside one of its callbacks
+  /// (delivering its outbox). Calls that would run the store are then queued, not recursed into.
+  @usableFromInline
+  var isInsideOnCurrentThread: Bool {
+    isHeldByCurrentThread || dispatch.isCurrentThread
+  }
+
+  // MARK: - Outbox (holder)
+
+  /// Queues an event for the host, delivered once the store is let go.
+  func post(_ event: Outgoing) {
+    outbox.append(event)
+    outboxCount.add(1, ordering: .releasing)
+  }
+
+  func nextOutgoing() -> Outgoing? {
+    guard let event = outbox.popFirst() else { return nil }
+    outboxCount.subtract(1, ordering: .releasing)
+    return event
+  }
+
+  @usableFromInline
+  var hasOutgoing: Bool { outboxCount.load(ordering: .acquiring) > 0 }
 
   /// Whether nothing at all waits: no action, no inbox work, no timer, no wake descriptor to
   /// settle. What lets `send` skip the general loop.
@@ -105,7 +147,7 @@ final class StoreCore<Action>: @unchecked Sendable {
     case let .run(run):
       startTask(run, in: region, sink: sink, done: done)
     case let .cancellable(id, cancelInFlight, effect):
-      if cancelInFlight { cancel(id: id) }
+      if cancelInFlight { cancel(id: id, sparingAncestorsOf: region) }
       guard !region.isCancelled else {
         done?()
         return
@@ -186,22 +228,52 @@ final class StoreCore<Action>: @unchecked Sendable {
     let leaf = TaskLeaf()
     attach(leaf, to: region)
     leaf.done = done
+    leaf.place = run.place
+    leaf.host = self
     let send = Send<Action>(
       emit: { [self] action in self.emit(action, from: leaf, sink: sink) },
       isCancelled: { leaf.isCancelled },
-      trace: { [self] message in self.report(message) })
+      unhandled: { [self] error in
+        self.onHolder { self.raise(.unhandledError("\(error)"), from: leaf) }
+      })
     leaf.task = Task(executorPreference: executor) { [self] in
-      await run.operation(send)
+      await TaskLeaf.$current.withValue(leaf) { await run.operation(send) }
       self.onHolder { self.finish(leaf) }
     }
   }
 
-  /// An action sent by a task: dropped once the task is cancelled.
+  /// An action sent by a task: dropped once the task is cancelled; raised as an issue once the
+  /// task has completed (its `send` escaped it).
   private func emit(_ action: Action, from leaf: TaskLeaf, sink: ThrottleSink<Action>?) {
     onHolder { [self] in
-      guard !leaf.isCancelled, leaf.parent != nil else { return }
+      guard !leaf.isCancelled else { return }
+      guard leaf.parent != nil else {
+        self.raise(.sentAfterCompletion(Dump.text(of: action, qualifyEnum: true)), from: leaf)
+        return
+      }
       self.emit(action, to: sink)
     }
+  }
+
+  /// Something an effect did wrong: written to the trace, and passed to ``issueHandler`` (a
+  /// test store's failures).
+  enum Issue {
+    /// A `.run` threw an error other than cancellation and has no `catch` handler.
+    case unhandledError(String)
+    /// A `.run`'s `send` was called after the effect had completed.
+    case sentAfterCompletion(String)
+  }
+
+  private func raise(_ issue: Issue, from leaf: TaskLeaf) {
+    switch issue {
+    case let .unhandledError(error):
+      report("an effect threw \(error) and has no catch handler")
+    case let .sentAfterCompletion(action):
+      report(
+        "an action was sent from a completed effect: \(action)"
+          + (leaf.place.map { " (the effect made at \($0))" } ?? ""))
+    }
+    issueHandler?(issue, leaf.place, leaf.origin)
   }
 
   /// Runs `work` now if this thread holds the store, else queues it for the holder.
@@ -250,9 +322,47 @@ final class StoreCore<Action>: @unchecked Sendable {
 
   // MARK: - Cancellation (holder)
 
+  func spawn(
+    id: CancelID, cancelInFlight: Bool, from leaf: TaskLeaf,
+    operation: @escaping @Sendable () async -> Void
+  ) -> Task<Void, Never> {
+    let parent = leaf.parent ?? root
+    if cancelInFlight { cancel(id: id, sparingAncestorsOf: parent) }
+    let region = Region(id: id)
+    attach(region, to: parent)
+    region.bodyDone = true
+    cancellables[id, default: []].append(region)
+    let child = TaskLeaf()
+    attach(child, to: region)
+    child.origin = leaf.origin
+    child.place = leaf.place
+    child.host = self
+    let task = Task(executorPreference: executor) { [self] in
+      await TaskLeaf.$current.withValue(child) { await operation() }
+      self.onHolder { self.finish(child) }
+    }
+    child.task = task
+    if parent.isCancelled || leaf.isCancelled || isClosed { cancel(child) }
+    return task
+  }
+
+  func cancelFromEffect(id: CancelID) {
+    onHolder { [self] in self.cancel(id: id) }
+  }
+
   func cancel(id: CancelID) {
     guard let regions = cancellables[id] else { return }
     for region in regions { cancel(region) }
+  }
+
+  /// Cancels the effects running under `id` except those `region` runs inside: what
+  /// `cancelInFlight` does.
+  ///
+  /// NB: `.cancellable(id: x, cancelInFlight: true)` nested in another of the same id would
+  /// otherwise cancel the effect it is part of, and deliver nothing (upstream delivers once).
+  func cancel(id: CancelID, sparingAncestorsOf region: Region) {
+    guard let regions = cancellables[id] else { return }
+    for target in regions where !target.isAncestor(of: region) { cancel(target) }
   }
 
   func cancel(_ node: EffectNode) {
@@ -275,8 +385,8 @@ final class StoreCore<Action>: @unchecked Sendable {
       report("request #\(leaf.id) \"\(leaf.request.name)\" cancelled")
       if queuedRequests {
         inbox.push(notice: .cancelled(leaf.id))
-      } else {
-        handler?.onCancel(leaf.id)
+      } else if handler != nil {
+        post(.cancel(leaf.id))
       }
       finish(leaf)
     default:
@@ -285,9 +395,12 @@ final class StoreCore<Action>: @unchecked Sendable {
   }
 
   /// The leaves still running, for a test store's failure message.
-  var liveLeaves: [EffectNode] {
+  var liveLeaves: [EffectNode] { liveLeaves(in: [root]) }
+
+  /// The leaves still running inside `regions`, oldest first.
+  func liveLeaves(in regions: [Region]) -> [EffectNode] {
     var leaves: [EffectNode] = []
-    var regions = [root]
+    var regions = regions
     while let region = regions.popLast() {
       for child in region.children.values {
         if let child = child as? Region { regions.append(child) } else { leaves.append(child) }
@@ -318,7 +431,7 @@ final class StoreCore<Action>: @unchecked Sendable {
     if queuedRequests {
       inbox.push(notice: .request(info))
     } else {
-      handler?.onRequest(info)
+      post(.request(info))
     }
     if !waits { done?() }
   }
@@ -446,12 +559,17 @@ final class StoreCore<Action>: @unchecked Sendable {
         break
       }
     }
+    // NB: answers and sends that raced with the close and lost are dropped here, and the inbox
+    // takes no more: a closure left in it would keep this core alive for ever (a leak).
+    inbox.close()
     actions.pointee.removeAll()
-    handler = nil
-    inbox.settleWake(stop: true)
-    wake?.close()
-    wake = nil
-    wakeOpen.store(false, ordering: .relaxed)
+    wakeLock.withLock {
+      inbox.settleWake(stop: true)
+      wake?.close()
+      wake = nil
+      wakeFD.store(-1, ordering: .releasing)
+      wakeOpen.store(false, ordering: .relaxed)
+    }
   }
 
   func report(_ message: String) {
