@@ -30,6 +30,7 @@ flags=(
   -c release --package-path "$package" --product "$product"
   ${SCRATCH_PATH:+--scratch-path "$SCRATCH_PATH"}
   -Xswiftc -static-stdlib -Xswiftc -use-ld=lld
+  -Xswiftc -cross-module-optimization
   -Xlinker -soname -Xlinker "lib$product.so.$major"
   -Xlinker "--version-script=$here/tca.map"
   -Xlinker -z -Xlinker nodelete

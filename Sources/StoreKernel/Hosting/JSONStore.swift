@@ -48,7 +48,9 @@ struct FeatureCoding<State: Encodable, Action: Decodable>: @unchecked Sendable {
 
   @inlinable
   init() {
-    decodeAction = JSONDecoder().decoding(Action.self)
+    let decode = JSONDecoder().decoding(Action.self)
+    let last = LastAction<Action>()
+    decodeAction = { (json) throws(JSONError) in try last.decode(json, by: decode) }
     encodeState = JSONEncoder().encoding(State.self)
   }
 }

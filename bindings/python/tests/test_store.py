@@ -281,3 +281,29 @@ def test_action_cache_is_bounded():
             with pytest.raises(tca.JSONShapeError):
                 store.send(f"unknown{i}")
         assert len(_codec.ENCODED) <= _codec.ENCODED_LIMIT
+
+
+def test_repeated_and_alternating_actions_from_threads():
+    # NB: the library keeps the last small action decoded (LastAction): repeats, alternations,
+    # a failed decode in between and sends from several threads at once all count right.
+    with tca.Store("counter") as store, tca.Store("counter") as other:
+        for _ in range(3):
+            store.send("incrementButtonTapped")
+        other.send("decrementButtonTapped")
+        store.send("decrementButtonTapped")
+        with pytest.raises(tca.JSONShapeError):
+            store.send("incrementButtonTappeX")
+        store.send("incrementButtonTapped")
+        assert (store.state["count"], other.state["count"]) == (3, -1)
+
+        def tap(action: str) -> None:
+            for _ in range(500):
+                store.send(action)
+
+        threads = [threading.Thread(target=tap, args=(name,)) for name in
+                   ["incrementButtonTapped"] * 3 + ["decrementButtonTapped"]]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert store.state["count"] == 3 + 1000
