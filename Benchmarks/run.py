@@ -92,7 +92,8 @@ def target_of(row: dict[str, Any]) -> str:
         wanted, text = target["speedup"], f">={target['speedup']:g}x faster"
         met = row["ratio"] is not None and row["ratio"] <= 1 / wanted
     elif "ratio_max" in target:
-        text = f"<={target['ratio_max']:g}x the floor"
+        side = "the floor" if row["alt"].get("kind") == "floor" else "the alt"
+        text = f"<={target['ratio_max']:g}x {side}"
         met = row["ratio"] is not None and row["ratio"] <= target["ratio_max"]
     elif "ours_max" in target:
         text = f"<={figure(target['ours_max'], row['unit'])}"

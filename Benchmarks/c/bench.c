@@ -369,6 +369,19 @@ static double run_tca_todos_fresh(void *ctx, long n) {
   return total;
 }
 
+/* Toggles alone (no read): the action written per call, as a host would. */
+static double run_tca_todos_toggle(void *ctx, long n) {
+  todos_store_ctx *c = ctx;
+  char action[160];
+  uint64_t start = now_ns();
+  for (long i = 0; i < n; i++) {
+    snprintf(action, sizeof action, TODOS_TOGGLE_FORMAT, c->next);
+    c->next = (c->next + 1) % TODOS_COUNT;
+    if (tca_store_send(c->store, action) != TCA_OK) die("tca_store_send (todos toggle)");
+  }
+  return (double)(now_ns() - start);
+}
+
 /* Makes the todos store, or says why it cannot be measured (into `why`). */
 static tca_store *make_todos_store(const char *snapshot, char *why, size_t why_size) {
   if (!library_has_feature("todos")) {
@@ -522,6 +535,16 @@ static void abi_rows(void) {
   snprintf(note, sizeof note, "%zu KB of JSON", snapshot_length / 1024);
   row(group, "state read, 1,000 todos, unchanged", note, NULL, &todos_same, &todos_same_floor);
 
+  /* a toggle of the real todos feature against a counter send (issue 17: at most 10x) */
+  candidate toggle = {"tca_store_send (todos toggle)", "ours", run_tca_todos_toggle,
+                      &todos_ctx, todos_store ? NULL : why};
+  candidate counter_send = {"tca_store_send (counter)", "reference", run_tca_send, &send_ctx,
+                            NULL};
+  row(group, "tca_store_send, toggle 1 of 1,000 todos, against a counter send",
+      "the todos feature itself (its 1 s sort debounce included); ids visited in turn, 0…999; "
+      "the action written per call with snprintf",
+      "{\"ratio_max\":10}", &toggle, &counter_send);
+
   /* effect round trip (SWITCH-ON: effects) */
   floor_effect_ctx floor_effect = {bench_effect_send, {floor_on_request, NULL, 0, 0}};
   candidate effect_floor = {"C calls via fn pointers (floor)",
@@ -538,6 +561,10 @@ static void abi_rows(void) {
   row(group, "effect round trip via the host callback",
       "counter number fact: one send whose effect asks the host, answered inside the callback", NULL,
       &effect_ours, &effect_floor);
+  candidate counter_reference = {"tca_store_send (counter)", "reference", run_tca_send, &send_ctx,
+                                 NULL};
+  row(group, "effect round trip, against a counter send", "the row above, issue 17: at most 5x",
+      "{\"ratio_max\":5}", &effect_ours, &counter_reference);
 #ifdef BENCH_HAVE_EFFECTS
   tca_store_free(effect.store);
 #endif

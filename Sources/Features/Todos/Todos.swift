@@ -125,12 +125,11 @@ public struct Todos: Reducer, Sendable {
 
       case let .todos(.element(id: id, action: .checkBoxToggled)):
         guard state.todos[id: id] != nil else { return .none }
-        // NB: each toggle restarts the second: todos sink once the user stops toggling.
-        return .run { [clock] send in
-          try await clock.sleep(for: .seconds(1))
-          await send(.sortCompletedTodos)
-        }
-        .cancellable(id: CancelID.todoCompletion, cancelInFlight: true)
+        // NB: each toggle restarts the second: todos sink once the user stops toggling. A
+        // debounce on the store's clock, not a `.run` that sleeps: a store timer, no Task to
+        // cancel and start again on every toggle.
+        return .send(.sortCompletedTodos)
+          .debounce(id: CancelID.todoCompletion, for: .seconds(1))
 
       case .todos:
         return .none
