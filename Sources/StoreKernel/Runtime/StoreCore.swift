@@ -572,8 +572,13 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     }
   }
 
-  func report(_ message: String) {
-    trace?.write("[tca] " + message)
+  /// Writes `message` to the trace, if there is one.
+  ///
+  /// NB: an autoclosure: without a trace (the usual case) the message is never built, and the
+  /// request path's messages (a payload copied into a String) cost nothing.
+  func report(_ message: @autoclosure () -> String) {
+    guard let trace else { return }
+    trace.write("[tca] " + message())
   }
 }
 
