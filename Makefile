@@ -304,7 +304,7 @@ PYDUX         := pydux==0.2.2
 # python-redux (PyPI; module `redux`) needs Python 3.11+: elsewhere its rows say n/a.
 PYTHON_REDUX  := python-redux==0.25.4
 
-bench: lib $(BENCH)/SwiftBench $(BENCH)/cbench $(BENCH)/libbenchnoop.so $(VENV)/.bench bench-bindings
+bench: lib $(BENCH)/SwiftBench $(BENCH)/cbench $(BENCH)/libbenchnoop.so $(VENV)/.bench-deps bench-bindings
 	$(VENV)/bin/python Benchmarks/run.py --bench-dir $(BENCH) \
 	  --lib $(LIBDIR)/libtca.so.$(SOMAJOR) --out $(BUILD)/bench.json
 
@@ -337,7 +337,7 @@ bench-bindings: lib
 	  $(MCS) -r:$(BENCH)/Tca.dll -out:$(BENCH)/Bench.exe Benchmarks/bindings/Bench.cs; \
 	else [ $$? = 1 ]; fi
 
-$(VENV)/.bench: $(VENV)/.installed
+$(VENV)/.bench-deps: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet $(PYDUX)
 	$(VENV)/bin/pip install --quiet $(PYTHON_REDUX) || \
 	  echo "bench: $(PYTHON_REDUX) did not install (it needs Python 3.11+): its rows show n/a"
