@@ -134,10 +134,26 @@ python-test-deps:
 	fi
 
 # TCA_REQUIRE_XVFB: the Tk and curses tests fail (rather than skip) without their tools.
-test-python: lib $(VENV)/.installed python-test-deps
+# NB: wheel: tests/test_wheel.py installs build/wheel's wheel into a fresh venv.
+test-python: lib $(VENV)/.installed python-test-deps wheel
 	@echo "== Python tests"
 	TCA_LIBRARY=$(CURDIR)/$(LIB) TCA_REQUIRE_XVFB=$$(command -v Xvfb >/dev/null && echo 1) \
 	  $(VENV)/bin/python -m pytest -q bindings/python/tests
+
+# make wheel: build/wheel/tca-VERSION-py3-none-<platform>.whl, the Python package carrying a
+# stripped libtca.so.0 (bindings/python/setup.py). Built from a copy of the package's folder, so
+# that the build leaves nothing in the tree.
+WHEEL_DIR := $(BUILD)/wheel
+.PHONY: wheel
+wheel: $(LIB) $(VENV)/.installed
+	rm -rf $(WHEEL_DIR) $(BUILD)/wheel-src
+	mkdir -p $(WHEEL_DIR)
+	cp -r bindings/python $(BUILD)/wheel-src
+	rm -rf $(BUILD)/wheel-src/build $(BUILD)/wheel-src/*.egg-info
+	TCA_WHEEL_LIBRARY=$(CURDIR)/$(LIBDIR)/libtca.so.$(SOMAJOR) \
+	  $(VENV)/bin/pip wheel --quiet --no-deps --no-build-isolation \
+	    --wheel-dir $(WHEEL_DIR) $(BUILD)/wheel-src
+	@ls $(WHEEL_DIR)/*.whl
 
 # ---- benchmarks --------------------------------------------------------------------------------
 # make bench: release builds, then every benchmark, side by side with its alternative in one run:

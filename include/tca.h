@@ -88,6 +88,15 @@ typedef int32_t tca_status;
 #define TCA_ERR_SYSTEM            13 /* the operating system refused (descriptors, threads) */
 #define TCA_ERR_NO_MEMORY         14 /* out of memory */
 
+/* Status codes added in 0.2 (enum constants: readable by FFIs). */
+enum tca_status_code_v2 {
+  /* A callback unwound through libtca (a C++ exception, a Lua error, a longjmp): the store
+     refuses every later call with this status ("a callback unwound through libtca …"). */
+  TCA_ERR_CALLBACK_UNWOUND = 15,
+  /* Reserved (JSON Patch): not returned by this version. */
+  TCA_ERR_VERSION_GONE = 16
+};
+
 /* ---- Library ------------------------------------------------------------------------------ */
 
 /**
@@ -130,15 +139,21 @@ const char *tca_status_str(tca_status status);
 typedef struct tca_store tca_store;
 
 /**
- * Options for tca_store_new. Initialize with TCA_OPTIONS_INIT, then change what you need:
+ * Options for tca_store_new. Initialize with tca_options_init (or TCA_OPTIONS_INIT), then change
+ * what you need:
  *
- *     tca_options options = TCA_OPTIONS_INIT;
+ *     tca_options options;
+ *     tca_options_init(&options);
  *     options.clock = TCA_CLOCK_MANUAL;
+ *     options.requests = TCA_REQUESTS_QUEUED;
  *     options.seed = 42;
+ *
+ * 64 bytes with no hidden padding: every byte is a named field.
  */
 typedef struct tca_options {
-  /* TCA_OPTIONS_VERSION: lets the struct grow without breaking programs built against an older
-     tca.h. A library refuses versions newer than its own (TCA_ERR_INVALID_ARGUMENT). */
+  /* TCA_OPTIONS_VERSION (2): lets the struct grow without breaking programs built against an
+     older tca.h. Version 1 (the first 24 bytes: version, clock, threaded, 4 bytes of padding,
+     seed) is still accepted; newer versions are refused (TCA_ERR_INVALID_ARGUMENT). */
   uint32_t version;
   /* TCA_CLOCK_REAL (the default): effects wait on the monotonic clock; a host runs what is due
      with tca_store_poll (tca_store_fd, tca_store_next_deadline_ms say when), or lets a threaded
@@ -154,15 +169,49 @@ typedef struct tca_options {
      Callbacks then also run on that thread (still never two at once for one store).
      tca_store_free stops and joins the thread. */
   int32_t threaded;
+  /* v2. TCA_REQUESTS_CALLBACK (the default): each host request and cancellation calls the
+     callbacks of tca_store_set_effect_handler / tca_store_set_request_handler.
+     TCA_REQUESTS_QUEUED (pull mode): they wait in the store until the host takes them with
+     tca_store_take_requests; no callback is needed (docs/c-api.md, "Hosts without callbacks"). */
+  int32_t requests;
   /* The seed of the store's random number generator (a feature's dice, shuffles): the same seed
      and the same actions give the same states. 0: a seed from the system. */
   uint64_t seed;
+  /* v2. TCA_ANSWERS_ANY_THREAD (the default): an answer (respond, fail, complete) is applied by
+     the call that gives it if the store is free, else by the call running the store.
+     TCA_ANSWERS_HOST_THREAD: an answer is only queued (and makes tca_store_fd readable); the
+     host's next tca_store_poll, tca_store_send or tca_store_advance applies it, on the host's
+     thread, so every subscriber call and every request happens there. Not with threaded = 1. */
+  int32_t answers;
+  int32_t reserved0;    /* v2: must be 0 */
+  uint64_t reserved[4]; /* v2: must be 0 */
 } tca_options;
 
-#define TCA_OPTIONS_VERSION 1
+enum tca_options_version { TCA_OPTIONS_VERSION = 2 };
 #define TCA_CLOCK_REAL 0
 #define TCA_CLOCK_MANUAL 1
-#define TCA_OPTIONS_INIT { TCA_OPTIONS_VERSION, TCA_CLOCK_REAL, 0, 0 }
+
+/** tca_options.requests: how host requests reach the host. */
+enum tca_requests_mode {
+  TCA_REQUESTS_CALLBACK = 0, /* through the effect callback (the default) */
+  TCA_REQUESTS_QUEUED = 1    /* kept until tca_store_take_requests (pull mode) */
+};
+
+/** tca_options.answers: where answers given from any thread are applied. */
+enum tca_answers_mode {
+  TCA_ANSWERS_ANY_THREAD = 0, /* by the answering call, or the call running the store */
+  TCA_ANSWERS_HOST_THREAD = 1 /* by the host's next poll, send or advance */
+};
+
+#define TCA_OPTIONS_INIT { TCA_OPTIONS_VERSION, TCA_CLOCK_REAL, 0, TCA_REQUESTS_CALLBACK, 0, \
+                           TCA_ANSWERS_ANY_THREAD, 0, { 0, 0, 0, 0 } }
+
+/**
+ * Fills `options` with the defaults of this version: TCA_OPTIONS_VERSION, a real clock, no
+ * thread, requests through callbacks, answers on any thread, a seed from the system, reserved
+ * fields 0. NULL is a no-op. Never blocks.
+ */
+void tca_options_init(tca_options *options);
 
 /**
  * Creates a store of the feature named `feature` (see tca_features()).
@@ -380,6 +429,28 @@ typedef void (*tca_request_fn)(void *userdata, tca_store *store, const tca_reque
  */
 tca_status tca_store_set_request_handler(tca_store *store, tca_request_fn fn,
                                          tca_cancel_fn on_cancel, void *userdata);
+
+/**
+ * Pull mode (tca_options.requests = TCA_REQUESTS_QUEUED): takes the host requests and
+ * cancellation notices waiting in the store, oldest first, as a JSON array:
+ *
+ *   [{"id":7,"name":"numberFact.fetch","kind":"oneShot","payload":{"count":3}},
+ *    {"cancelled":7}]
+ *
+ * "kind" is "oneShot", "stream" or "fireAndForget" (see tca_request.kind); "payload" is the
+ * request's JSON. A request's id stays answerable (tca_store_respond, tca_store_fail,
+ * tca_store_complete) until it is answered or a {"cancelled":id} notice for it is taken. The
+ * array is "[]" when nothing waits (always, for a store in callback mode). tca_store_fd is
+ * readable while anything waits. Taking never runs the store and never calls a callback.
+ *
+ * out_json:   receives a NUL-terminated string the caller releases with tca_string_free();
+ *             NULL on failure.
+ * out_length: if not NULL, receives its length in bytes (without the NUL); 0 on failure.
+ *
+ * Returns TCA_OK; TCA_ERR_INVALID_HANDLE; TCA_ERR_INVALID_ARGUMENT (out_json NULL);
+ * TCA_ERR_NO_MEMORY.
+ */
+tca_status tca_store_take_requests(tca_store *store, char **out_json, size_t *out_length);
 
 /**
  * Answers request `request_id` with `response_json`, decoded as the request's response type (for

@@ -160,3 +160,63 @@ private func answer(
     throw Failure(error)
   }
 }
+
+// MARK: - Pull mode
+
+@c public func tca_store_take_requests(
+  _ store: OpaquePointer?,
+  _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+  _ outLength: UnsafeMutablePointer<UInt>?
+) -> Int32 {
+  exported("tca_store_take_requests") { () throws(Failure) in
+    outJSON?.pointee = nil
+    outLength?.pointee = 0
+    let target = try Handles.store(store)
+    guard let outJSON else { throw Failure(.invalidArgument, "out_json is NULL") }
+    let notices: [HostRequestNotice]
+    do throws(StoreError) {
+      notices = try target.store.takeRequests()
+    } catch {
+      throw Failure(error)
+    }
+    try deliver(noticesJSON(notices), to: outJSON, length: outLength)
+  }
+}
+
+/// `[{"id":7,"name":"numberFact.fetch","kind":"oneShot","payload":…},{"cancelled":7}]`.
+func noticesJSON(_ notices: [HostRequestNotice]) -> [UInt8] {
+  var json: [UInt8] = [UInt8(ascii: "[")]
+  for (index, notice) in notices.enumerated() {
+    if index > 0 { json.append(UInt8(ascii: ",")) }
+    switch notice {
+    case let .request(info):
+      json += Array("{\"id\":\(info.id),\"name\":".utf8)
+      json += jsonString(info.name)
+      json += Array(",\"kind\":\"\(info.kind.rawValue)\",\"payload\":".utf8)
+      json += info.payload
+      json.append(UInt8(ascii: "}"))
+    case let .cancelled(id):
+      json += Array("{\"cancelled\":\(id)}".utf8)
+    }
+  }
+  json.append(UInt8(ascii: "]"))
+  return json
+}
+
+/// `text` as a JSON string, quoted and escaped.
+private func jsonString(_ text: String) -> [UInt8] {
+  var out: [UInt8] = [UInt8(ascii: "\"")]
+  let hex = Array("0123456789abcdef".utf8)
+  for byte in text.utf8 {
+    switch byte {
+    case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+    case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+    case 0..<0x20:
+      out += Array("\\u00".utf8)
+      out += [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+    default: out.append(byte)
+    }
+  }
+  out.append(UInt8(ascii: "\""))
+  return out
+}

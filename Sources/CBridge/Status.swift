@@ -16,6 +16,7 @@ enum Status: Int32 {
   case notFound = 12
   case system = 13
   case noMemory = 14
+  case callbackUnwound = 15
 
   var text: StaticString {
     switch self {
@@ -34,6 +35,7 @@ enum Status: Int32 {
     case .notFound: return "not found"
     case .system: return "system error"
     case .noMemory: return "out of memory"
+    case .callbackUnwound: return "a callback unwound through libtca"
     }
   }
 }
@@ -71,6 +73,7 @@ struct Failure: Error {
     case .notAStream: self.init(.notAStream, error.description)
     case .realClock: self.init(.realClock, error.description)
     case .system: self.init(.system, error.description)
+    case .unwound: self.init(.callbackUnwound, error.description)
     }
   }
 }

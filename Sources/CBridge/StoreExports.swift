@@ -6,22 +6,25 @@ import Musl
 import JSON
 import StoreKernel
 
-/// The layout of `tca_options` in tca.h, version 1: `{u32 version; i32 clock; i32 threaded;
-/// (4 bytes padding) u64 seed}`.
+/// The layout of `tca_options` in tca.h, version 2 (64 bytes, no hidden padding):
+/// `{u32 version; i32 clock; i32 threaded; i32 requests; u64 seed; i32 answers; i32 reserved0;
+/// u64 reserved[4]}`. Version 1 is its first 24 bytes, with `requests` as padding (ignored).
 struct Options {
-  static let currentVersion: UInt32 = 1
+  static let currentVersion: UInt32 = 2
   var clock: StoreClock.Kind = .real
   var threaded = false
   var seed: UInt64? = nil
+  var requests: RequestDelivery = .callback
+  var answers: AnswerDelivery = .anyThread
 
   init(_ raw: UnsafeRawPointer?) throws(Failure) {
     guard let raw else { return }
     let version = raw.loadUnaligned(as: UInt32.self)
-    guard version == Options.currentVersion else {
+    guard version == 1 || version == Options.currentVersion else {
       throw Failure(
         .invalidArgument,
-        "options.version is \(version), expected TCA_OPTIONS_VERSION (\(Options.currentVersion)); "
-          + "initialize options with TCA_OPTIONS_INIT")
+        "options.version is \(version), expected TCA_OPTIONS_VERSION (\(Options.currentVersion)) "
+          + "or 1; initialize options with tca_options_init or TCA_OPTIONS_INIT")
     }
     switch raw.loadUnaligned(fromByteOffset: 4, as: Int32.self) {
     case 0: clock = .real
@@ -38,7 +41,46 @@ struct Options {
     }
     let seed = raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
     self.seed = seed == 0 ? nil : seed
+    // NB: a version-1 struct is 24 bytes: nothing past them may be read.
+    guard version >= 2 else { return }
+    switch raw.loadUnaligned(fromByteOffset: 12, as: Int32.self) {
+    case 0: requests = .callback
+    case 1: requests = .queued
+    case let other:
+      throw Failure(
+        .invalidArgument,
+        "options.requests is \(other), expected TCA_REQUESTS_CALLBACK (0) or "
+          + "TCA_REQUESTS_QUEUED (1)")
+    }
+    switch raw.loadUnaligned(fromByteOffset: 24, as: Int32.self) {
+    case 0: answers = .anyThread
+    case 1: answers = .hostThread
+    case let other:
+      throw Failure(
+        .invalidArgument,
+        "options.answers is \(other), expected TCA_ANSWERS_ANY_THREAD (0) or "
+          + "TCA_ANSWERS_HOST_THREAD (1)")
+    }
+    guard raw.loadUnaligned(fromByteOffset: 28, as: Int32.self) == 0 else {
+      throw Failure(.invalidArgument, "options.reserved0 is not 0")
+    }
+    for index in 0..<4 where raw.loadUnaligned(fromByteOffset: 32 + 8 * index, as: UInt64.self) != 0 {
+      throw Failure(.invalidArgument, "options.reserved[\(index)] is not 0")
+    }
+    if threaded && answers == .hostThread {
+      throw Failure(
+        .invalidArgument,
+        "options.answers is TCA_ANSWERS_HOST_THREAD with threaded = 1: the store's own thread "
+          + "would apply the answers; choose one")
+    }
   }
+}
+
+/// Fills `options` with the defaults of this version (`tca_options_init`).
+@c public func tca_options_init(_ options: UnsafeMutableRawPointer?) {
+  guard let options else { return }
+  options.initializeMemory(as: UInt8.self, repeating: 0, count: 64)
+  options.storeBytes(of: Options.currentVersion, as: UInt32.self)
 }
 
 /// `TCA_TRACE=1` (any value but empty or "0"): every store traces to stderr. Read once.
@@ -90,7 +132,9 @@ private func makeStore(
   do throws(JSONError) {
     store = try descriptor.makeStore(
       state: saved,
-      options: StoreOptions(clock: options.clock, seed: options.seed, trace: traceFromEnvironment))
+      options: StoreOptions(
+        clock: options.clock, seed: options.seed, trace: traceFromEnvironment,
+        requests: options.requests, answers: options.answers))
   } catch {
     let failure = Failure(error)
     throw Failure(failure.status, "state_json " + failure.message)

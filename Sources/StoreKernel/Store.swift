@@ -295,6 +295,21 @@ public final class Store<State, Action>: @unchecked Sendable {
     locked { core.handler = handler }
   }
 
+  /// Sets how host requests reach the host and where answers from other threads are applied
+  /// (``StoreOptions``); called once, before the store is shared.
+  @usableFromInline
+  func setDelivery(requests: RequestDelivery, answers: AnswerDelivery) {
+    locked {
+      core.queuedRequests = requests == .queued
+      core.answersOnHostThread = answers == .hostThread
+    }
+  }
+
+  /// Pull mode: the requests and cancellation notices waiting, oldest first, now the caller's.
+  public func takeRequests() -> [HostRequestNotice] {
+    core.inbox.takeNotices()
+  }
+
   /// Writes the store's trace of host requests to `sink` (nil: nowhere).
   public func setTrace(_ sink: TraceSink?) {
     locked { core.trace = sink }
@@ -413,7 +428,7 @@ public final class Store<State, Action>: @unchecked Sendable {
   /// Answers were queued: process them now unless another call (or this thread's) holds the
   /// store, in which case it will.
   private func processAnswers() {
-    guard !core.isHeldByCurrentThread else { return }
+    guard !core.isHeldByCurrentThread, !core.answersOnHostThread else { return }
     afterRelease()
   }
 

@@ -38,8 +38,12 @@ static void test_struct_layouts(void) {
   CHECK(offsetof(tca_options, version) == 0);
   CHECK(offsetof(tca_options, clock) == 4);
   CHECK(offsetof(tca_options, threaded) == 8);
+  CHECK(offsetof(tca_options, requests) == 12);
   CHECK(offsetof(tca_options, seed) == 16);
-  CHECK(sizeof(tca_options) == 24);
+  CHECK(offsetof(tca_options, answers) == 24);
+  CHECK(offsetof(tca_options, reserved0) == 28);
+  CHECK(offsetof(tca_options, reserved) == 32);
+  CHECK(sizeof(tca_options) == 64);
   CHECK(offsetof(tca_request, id) == 0);
   CHECK(offsetof(tca_request, name) == 8);
   CHECK(offsetof(tca_request, payload_json) == 16);

@@ -56,6 +56,7 @@ public struct FeatureDescriptor: Sendable {
         store = Store(
           initialState: state, reducer: reducer, clock: options.clock, seed: options.seed)
       }
+      store.setDelivery(requests: options.requests, answers: options.answers)
       return hosting(store, coding: coding)
     }
   }

@@ -30,6 +30,8 @@ public protocol HostStore: AnyObject, Sendable {
   func fail(_ id: UInt64, message: String) throws(StoreError)
   /// Ends stream `id`.
   func complete(_ id: UInt64) throws(StoreError)
+  /// Pull mode: the requests and cancellation notices waiting, oldest first, now the host's.
+  func takeRequests() throws(StoreError) -> [HostRequestNotice]
 
   /// Runs whatever is due; returns how much ran.
   func poll() throws(StoreError) -> Int

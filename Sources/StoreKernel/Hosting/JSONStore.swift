@@ -145,6 +145,11 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
     try store.complete(id)
   }
 
+  func takeRequests() throws(StoreError) -> [HostRequestNotice] {
+    guard !store.isClosed else { throw .closed }
+    return store.takeRequests()
+  }
+
   func poll() throws(StoreError) -> Int {
     guard !store.isClosed else { throw .closed }
     return store.poll()

@@ -7,10 +7,46 @@ public struct StoreOptions: Sendable {
   /// Where to write each action and the state change it caused, and each host request
   /// (`TCA_TRACE=1` → ``TraceSink/standardError``); nil for nowhere.
   public var trace: TraceSink?
+  /// How host requests reach the host: through its handler (`.callback`), or kept until it takes
+  /// them (`.queued`, pull mode: ``HostStore/takeRequests()``).
+  public var requests: RequestDelivery
+  /// Where host answers are applied: by the call that gives them (`.anyThread`), or only by the
+  /// host's next `send`, `poll` or `advance` (`.hostThread`).
+  public var answers: AnswerDelivery
 
-  public init(clock: StoreClock.Kind = .real, seed: UInt64? = nil, trace: TraceSink? = nil) {
+  public init(
+    clock: StoreClock.Kind = .real, seed: UInt64? = nil, trace: TraceSink? = nil,
+    requests: RequestDelivery = .callback, answers: AnswerDelivery = .anyThread
+  ) {
     self.clock = clock
     self.seed = seed
     self.trace = trace
+    self.requests = requests
+    self.answers = answers
   }
+}
+
+/// How a store's host requests reach the host.
+public enum RequestDelivery: Sendable, Equatable {
+  /// The request handler is called for each request and each cancellation.
+  case callback
+  /// Requests and cancellation notices wait in the store until the host takes them.
+  case queued
+}
+
+/// Where a store applies answers given from other threads.
+public enum AnswerDelivery: Sendable, Equatable {
+  /// In the `respond`/`fail`/`complete` call if the store is free, else by the call holding it.
+  case anyThread
+  /// Only queued (waking the wake descriptor); applied by the host's next `send`, `poll` or
+  /// `advance`, on its thread.
+  case hostThread
+}
+
+/// What waits for a host in pull mode (``RequestDelivery/queued``), oldest first.
+public enum HostRequestNotice: Sendable, Equatable {
+  /// A request to perform; its id stays answerable until answered or cancelled.
+  case request(HostRequestInfo)
+  /// A request still in flight was cancelled: it takes no answer any more.
+  case cancelled(UInt64)
 }

@@ -12,6 +12,8 @@ final class Inbox: @unchecked Sendable {
   private let lock = PlainLock()
   private var jobs = FIFO<UnownedJob>()
   private var items = FIFO<() -> Void>()
+  /// Pull mode: requests and cancellation notices waiting for the host to take them.
+  private var notices: [HostRequestNotice] = []
   private var eventFD: Int32 = -1
   @usableFromInline let count = Atomic<Int>(0)
   /// The thread holding the store, 0 if none.
@@ -32,6 +34,24 @@ final class Inbox: @unchecked Sendable {
     lock.withLock {
       items.append(item)
       arrived()
+    }
+  }
+
+  /// Pull mode: keeps `notice` until the host takes it; the descriptor is readable meanwhile.
+  func push(notice: HostRequestNotice) {
+    lock.withLock {
+      notices.append(notice)
+      if eventFD >= 0 { csystem_wake_signal(eventFD) }
+    }
+  }
+
+  /// Pull mode: the notices waiting, oldest first, removed.
+  func takeNotices() -> [HostRequestNotice] {
+    lock.withLock {
+      let taken = notices
+      notices = []
+      if eventFD >= 0 && jobs.isEmpty && items.isEmpty { csystem_wake_clear(eventFD) }
+      return taken
     }
   }
 
@@ -62,7 +82,7 @@ final class Inbox: @unchecked Sendable {
   func watch(eventFD: Int32) {
     lock.withLock {
       self.eventFD = eventFD
-      if !jobs.isEmpty || !items.isEmpty { csystem_wake_signal(eventFD) }
+      if !jobs.isEmpty || !items.isEmpty || !notices.isEmpty { csystem_wake_signal(eventFD) }
     }
   }
 
@@ -70,7 +90,7 @@ final class Inbox: @unchecked Sendable {
   func settleWake(stop: Bool = false) {
     lock.withLock {
       guard eventFD >= 0 else { return }
-      if jobs.isEmpty && items.isEmpty { csystem_wake_clear(eventFD) }
+      if jobs.isEmpty && items.isEmpty && notices.isEmpty { csystem_wake_clear(eventFD) }
       if stop { eventFD = -1 }
     }
   }

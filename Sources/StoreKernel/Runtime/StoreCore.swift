@@ -28,6 +28,10 @@ final class StoreCore<Action>: @unchecked Sendable {
   var throttles: [CancelID: ThrottleState<Action>] = [:]
   private var requestLeaves: [UInt64: RequestLeaf<Action>] = [:]
   var handler: HostRequestHandler?
+  /// Pull mode: requests and cancellations wait in the inbox's notices, not for a handler.
+  var queuedRequests = false
+  /// Answers from any thread are only queued, for the host's next call.
+  var answersOnHostThread = false
   var trace: TraceSink?
   /// Leaves (tasks, timers, requests) running; what a test store's `finish` checks.
   private(set) var liveLeafCount = 0
@@ -269,7 +273,11 @@ final class StoreCore<Action>: @unchecked Sendable {
       requestLeaves[leaf.id] = nil
       requests.withLock { _ = $0.open.removeValue(forKey: leaf.id) }
       report("request #\(leaf.id) \"\(leaf.request.name)\" cancelled")
-      handler?.onCancel(leaf.id)
+      if queuedRequests {
+        inbox.push(notice: .cancelled(leaf.id))
+      } else {
+        handler?.onCancel(leaf.id)
+      }
       finish(leaf)
     default:
       break
@@ -294,7 +302,7 @@ final class StoreCore<Action>: @unchecked Sendable {
     _ request: HostRequest<Action>, in region: Region, sink: ThrottleSink<Action>?,
     done: (() -> Void)?
   ) {
-    guard !region.isCancelled, let (id, payload, handler) = open(request, sink: sink) else {
+    guard !region.isCancelled, let (id, payload) = open(request, sink: sink) else {
       done?()
       return
     }
@@ -306,8 +314,12 @@ final class StoreCore<Action>: @unchecked Sendable {
       requestLeaves[id] = leaf
     }
     report("request #\(id) \"\(request.name)\" \(String(decoding: payload, as: UTF8.self))")
-    handler.onRequest(
-      HostRequestInfo(id: id, name: request.name, payload: payload, kind: request.kind))
+    let info = HostRequestInfo(id: id, name: request.name, payload: payload, kind: request.kind)
+    if queuedRequests {
+      inbox.push(notice: .request(info))
+    } else {
+      handler?.onRequest(info)
+    }
     if !waits { done?() }
   }
 
@@ -315,10 +327,11 @@ final class StoreCore<Action>: @unchecked Sendable {
   /// awaiting answers); or fails it at once, feeding its failure action back, and returns nil.
   private func open(
     _ request: HostRequest<Action>, sink: ThrottleSink<Action>?
-  ) -> (id: UInt64, payload: [UInt8], handler: HostRequestHandler)? {
+  ) -> (id: UInt64, payload: [UInt8])? {
     let message: String
-    switch (request.payload, handler) {
-    case let (.success(payload), handler?):
+    // NB: in pull mode a request never fails for want of a handler: it waits to be taken.
+    switch (request.payload, handler != nil || queuedRequests) {
+    case let (.success(payload), true):
       let id = requests.withLock { table in
         let id = table.nextID
         table.nextID &+= 1
@@ -327,10 +340,10 @@ final class StoreCore<Action>: @unchecked Sendable {
         }
         return id
       }
-      return (id, payload, handler)
+      return (id, payload)
     case let (.failure(error), _):
       message = "the payload of \"\(request.name)\" cannot be encoded: \(error)"
-    case (.success, nil):
+    case (.success, false):
       message = "no handler for \"\(request.name)\": the host has not set one"
     }
     report("request \"\(request.name)\" failed at once: \(message)")

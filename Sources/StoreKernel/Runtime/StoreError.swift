@@ -20,6 +20,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
   case realClock
   /// The operating system refused (the wake descriptor could not be made).
   case system(String)
+  /// A host callback unwound out of the store (a C++ exception, a Lua error, a longjmp): the
+  /// store refuses every later call.
+  case unwound
 
   public var description: String {
     switch self {
@@ -35,6 +38,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case let .json(error): return error.description
     case .realClock: return "the store's clock is real: only a manual clock can be advanced"
     case let .system(message): return message
+    case .unwound:
+      return "a callback unwound through libtca (a C++ exception, a Lua error or a longjmp left "
+        + "a callback of this store): the store refuses every call; free it"
     }
   }
 }

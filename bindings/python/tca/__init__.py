@@ -23,6 +23,7 @@ from typing import Any, Dict, List
 from . import _native
 from .errors import (
     AlreadyAnsweredError,
+    CallbackUnwoundError,
     InvalidArgumentError,
     InvalidHandleError,
     JSONError,
@@ -34,6 +35,7 @@ from .errors import (
     RealClockError,
     RequestError,
     RequestFinishedError,
+    RequestNameWarning,
     SystemCallError,
     TCAError,
     UnencodableError,
@@ -63,12 +65,14 @@ __all__ = [
     "RequestError",
     "UnknownRequestError",
     "RequestFinishedError",
+    "RequestNameWarning",
     "AlreadyAnsweredError",
     "NotAStreamError",
     "RealClockError",
     "NotFoundError",
     "SystemCallError",
     "NoMemoryError",
+    "CallbackUnwoundError",
 ]
 
 

@@ -5,16 +5,20 @@ this module) and never declares a signature of its own.
 
 Where the library comes from, first found wins:
   1. `$TCA_LIBRARY` (a path; nothing else is tried when it is set),
-  2. the package's own folder (`tca/libtca.so*`, for wheels that carry the library),
-  3. the project's build folder (`build/lib/libtca.so.0`, for an editable install in the repo),
-  4. the system (`ctypes.util.find_library("tca")`: ldconfig's cache, `LD_LIBRARY_PATH`).
+  2. the package's own folder (`tca/libtca.so.0`: the wheel `make wheel` builds carries it),
+  3. inside the libtca repository only (an editable install): the `build/lib` of `make lib`,
+  4. the dynamic loader's own search for `libtca.so.0` (LD_LIBRARY_PATH, ldconfig's cache, the
+     system's library folders): where `make install` into a system prefix puts it,
+  5. the standard prefixes, for an install ldconfig has not indexed: `sys.prefix`/lib,
+     /usr/local/lib, /usr/local/lib64, /usr/lib/<multiarch>, /usr/lib64, /usr/lib.
 """
 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
+import sys
+import sysconfig
 from pathlib import Path
 from typing import Any, Callable
 
@@ -35,6 +39,8 @@ ERR_REAL_CLOCK = 11
 ERR_NOT_FOUND = 12
 ERR_SYSTEM = 13
 ERR_NO_MEMORY = 14
+ERR_CALLBACK_UNWOUND = 15
+ERR_VERSION_GONE = 16
 
 VERSION_NONE = (1 << 64) - 1
 
@@ -44,13 +50,32 @@ REQUEST_FIRE_AND_FORGET = 2
 
 # ---- options --------------------------------------------------------------------------------
 
-OPTIONS_VERSION = 1
+OPTIONS_VERSION = 2
 CLOCK_REAL = 0
 CLOCK_MANUAL = 1
+REQUESTS_CALLBACK = 0
+REQUESTS_QUEUED = 1
+ANSWERS_ANY_THREAD = 0
+ANSWERS_HOST_THREAD = 1
 
 
 class Options(ctypes.Structure):
-    """`tca_options`."""
+    """`tca_options`, version 2: 64 bytes, every one a named field."""
+
+    _fields_ = [
+        ("version", ctypes.c_uint32),
+        ("clock", ctypes.c_int32),
+        ("threaded", ctypes.c_int32),
+        ("requests", ctypes.c_int32),
+        ("seed", ctypes.c_uint64),
+        ("answers", ctypes.c_int32),
+        ("reserved0", ctypes.c_int32),
+        ("reserved", ctypes.c_uint64 * 4),
+    ]
+
+
+class OptionsV1(ctypes.Structure):
+    """`tca_options`, version 1 (the first 24 bytes), for a library older than pull mode."""
 
     _fields_ = [
         ("version", ctypes.c_uint32),
@@ -98,35 +123,79 @@ StateJSONFn = ctypes.CFUNCTYPE(
 # ---- loading --------------------------------------------------------------------------------
 
 
-def candidates() -> list[str]:
-    """The paths tried, in order (see the module's docstring)."""
+SONAME = "libtca.so.0"
+
+FIX = (
+    "To fix: `pip install` the wheel that carries the library (`make wheel` in the libtca "
+    "repository builds build/wheel/tca-*.whl), or install libtca (`make install`, then "
+    "`ldconfig`), or set TCA_LIBRARY to the path of libtca.so.0."
+)
+
+
+def _repository_library(here: Path) -> Path | None:
+    """`build/lib/libtca.so.0` of the libtca repository this package's source sits in, None when
+    the package is not inside one (a wheel, a copy)."""
+    root = here.parent.parent.parent  # bindings/python/tca -> the repository
+    if (root / "include" / "tca.h").is_file() and (root / "bindings" / "python").is_dir():
+        return root / "build" / "lib" / SONAME
+    return None
+
+
+def _standard_folders() -> list[tuple[str, str]]:
+    folders = [(os.path.join(sys.prefix, "lib"), "this Python's prefix")]
+    system = ["/usr/local/lib", "/usr/local/lib64"]
+    multiarch = sysconfig.get_config_var("MULTIARCH")
+    if multiarch:
+        system.append(f"/usr/lib/{multiarch}")
+    system += ["/usr/lib64", "/usr/lib"]
+    folders += [(folder, "a standard prefix") for folder in system if folder != folders[0][0]]
+    return folders
+
+
+def candidates() -> list[tuple[str, str]]:
+    """The places tried, in order, as (path or library name, where it comes from)."""
     explicit = os.environ.get("TCA_LIBRARY")
     if explicit:
-        return [explicit]
+        return [(explicit, "$TCA_LIBRARY")]
     here = Path(__file__).resolve().parent
-    found = [str(here / "libtca.so.0"), str(here / "libtca.so")]
-    # bindings/python/tca -> the project's build/lib
-    found.append(str(here.parent.parent.parent / "build" / "lib" / "libtca.so.0"))
-    system = ctypes.util.find_library("tca")
-    if system:
-        found.append(system)
+    found = [(str(here / SONAME), "the package's folder")]
+    repository = _repository_library(here)
+    if repository is not None:
+        found.append((str(repository), "this repository's `make lib`"))
+    found.append((SONAME, "the dynamic loader: LD_LIBRARY_PATH, ldconfig's cache"))
+    for folder, origin in _standard_folders():
+        found.append((os.path.join(folder, SONAME), origin))
     return found
 
 
 def _load() -> tuple[ctypes.CDLL, str]:
     tried: list[str] = []
-    for path in candidates():
-        if os.path.sep in path and not os.path.exists(path):
-            tried.append(f"{path} (not found)")
+    for name, origin in candidates():
+        if os.path.sep in name and not os.path.exists(name):
+            tried.append(f"  {name} ({origin}): not found")
             continue
         try:
-            return ctypes.CDLL(path), path
+            library = ctypes.CDLL(name)
         except OSError as error:
-            tried.append(f"{path} ({error})")
-    raise ImportError(
-        "cannot load libtca; build it (`make lib`) or set TCA_LIBRARY to the path of libtca.so. "
-        "Tried: " + "; ".join(tried)
-    )
+            tried.append(f"  {name} ({origin}): {error}")
+            continue
+        return library, _loaded_path(library, name)
+    raise ImportError("cannot load libtca. Tried, in order:\n" + "\n".join(tried) + "\n" + FIX)
+
+
+def _loaded_path(library: ctypes.CDLL, name: str) -> str:
+    """The file a library name resolved to (the dynamic loader knows; name when it cannot say)."""
+    if os.path.sep in name:
+        return name
+    try:
+        with open("/proc/self/maps") as maps:
+            for line in maps:
+                path = line.rstrip("\n").split(" ", 5)[-1].strip()
+                if os.path.basename(path).startswith(SONAME):
+                    return path
+    except OSError:
+        pass
+    return name
 
 
 lib, path = _load()
@@ -171,12 +240,14 @@ _declare("tca_string_free", None, ctypes.c_void_p)
 _declare("tca_last_error", ctypes.c_char_p)
 _declare("tca_status_str", ctypes.c_char_p, ctypes.c_int32)
 
+# NB: options are passed as void *: a v2 struct, or a v1 struct for an older library.
+_declare("tca_options_init", None, ctypes.POINTER(Options))
 _declare(
     "tca_store_new",
     ctypes.c_int32,
     ctypes.c_char_p,
     ctypes.c_char_p,
-    ctypes.POINTER(Options),
+    ctypes.c_void_p,
     ctypes.POINTER(ctypes.c_void_p),
 )
 _declare(
@@ -185,7 +256,7 @@ _declare(
     ctypes.c_char_p,
     ctypes.c_char_p,
     ctypes.c_size_t,
-    ctypes.POINTER(Options),
+    ctypes.c_void_p,
     ctypes.POINTER(ctypes.c_void_p),
 )
 _declare("tca_store_free", None, _store)
@@ -229,6 +300,7 @@ _declare(
     ctypes.c_size_t,
 )
 _declare("tca_store_fail", ctypes.c_int32, _store, ctypes.c_uint64, ctypes.c_char_p)
+_declare("tca_store_take_requests", ctypes.c_int32, _store, _string_p, _size_p)
 _declare("tca_store_complete", ctypes.c_int32, _store, ctypes.c_uint64)
 
 _declare("tca_store_poll", ctypes.c_int32, _store, ctypes.POINTER(ctypes.c_uint32))

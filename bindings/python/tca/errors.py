@@ -16,7 +16,8 @@
     ├── RealClockError            advance() on a real-clock store
     ├── NotFoundError             (also a LookupError) nothing at that JSON Pointer
     ├── SystemCallError           (also an OSError) the operating system refused
-    └── NoMemoryError             (also a MemoryError)
+    ├── NoMemoryError             (also a MemoryError)
+    └── CallbackUnwoundError      a foreign callback unwound through the store: it refuses calls
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ class TCAError(Exception):
     def message(self) -> str:
         """The library's message: the function, the place, the reason."""
         return str(self.args[0]) if self.args else ""
+
+
+class RequestNameWarning(UserWarning):
+    """`@store.effect(name)` names a request the store's feature never makes (a misspelling:
+    its handler would never run)."""
 
 
 class InvalidArgumentError(TCAError, ValueError):
@@ -133,6 +139,13 @@ class NoMemoryError(TCAError, MemoryError):
     status = _native.ERR_NO_MEMORY
 
 
+class CallbackUnwoundError(TCAError):
+    """A callback of another language unwound through libtca (a C++ exception, a longjmp): the
+    store refuses every later call. Python callbacks never unwind (the package catches all)."""
+
+    status = _native.ERR_CALLBACK_UNWOUND
+
+
 _BY_STATUS: dict[int, type[TCAError]] = {
     cls.status: cls
     for cls in (
@@ -150,6 +163,7 @@ _BY_STATUS: dict[int, type[TCAError]] = {
         NotFoundError,
         SystemCallError,
         NoMemoryError,
+        CallbackUnwoundError,
     )
 }
 

@@ -6,6 +6,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import pytest
 
 import tca
+from tca import _native
 
 FACT = "numberFact.fetch"
 
@@ -185,11 +186,55 @@ def test_answer_of_the_wrong_type_fails_the_request_and_raises():
         store.effect(FACT)(lambda count: count * 2)  # an int where a string is expected
         with pytest.raises(tca.JSONShapeError) as info:
             store.send("numberFactButtonTapped")
-        assert "tca_store_respond" in str(info.value)
         state = store.state
         # the action went through; the request did not hang
         assert state["isNumberFactLoading"] is False
         assert "expected a string" in state["numberFactError"]
+
+
+def test_answer_of_the_wrong_type_is_reported_once_and_consistently():
+    """Issue 14 item 7: the package fails the request, and the exception and the request's
+    failure say the same, never that the request is still waiting."""
+    with tca.Store("counter") as store:
+        store.effect(FACT)(lambda count: 42)
+        with pytest.raises(tca.JSONShapeError) as info:
+            store.send("numberFactButtonTapped")
+        message = str(info.value)
+        assert message.startswith("the handler of 'numberFact.fetch' returned an answer the")
+        assert "expected a string, found 42" in message
+        assert "still waiting" not in message
+        assert info.value.status == _native.ERR_JSON_SHAPE
+        # The request's failure carries the same words, once.
+        assert store.state["numberFactError"] == "Could not load a number fact: " + message
+        assert store.pending_requests == []
+        with pytest.raises(tca.RequestFinishedError):
+            store.respond(1, "too late")
+        # Nothing more is raised later: the failure was reported once.
+        store.send("incrementButtonTapped")
+        assert store.state["count"] == 1
+
+
+def test_effect_for_a_request_the_feature_never_makes_warns():
+    with tca.Store("counter") as store:
+        with pytest.warns(tca.RequestNameWarning) as caught:
+
+            @store.effect("numberFact.fetsh")
+            def fetch(count):
+                return "never called"
+
+        message = str(caught[0].message)
+        assert "never makes the request 'numberFact.fetsh'" in message
+        assert "did you mean 'numberFact.fetch'?" in message
+        assert caught[0].filename == __file__  # points at the decorator, not at the package
+
+
+def test_effect_for_a_request_the_feature_makes_is_silent():
+    import warnings
+
+    with tca.Store("counter") as store, warnings.catch_warnings():
+        warnings.simplefilter("error")
+        store.effect("numberFact.fetch")(str)
+        store.remove_effect("numberFact.fetch")
 
 
 def test_answer_python_cannot_encode_fails_the_request_and_raises():

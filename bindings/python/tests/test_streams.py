@@ -11,9 +11,12 @@ import pytest
 
 import tca
 from tca import _native
-from tca import store as store_module
+from tca import effects as effects_module
 
 STREAM = _native.REQUEST_STREAM
+
+# NB: the counter never makes these stream requests (the tests deliver them themselves).
+pytestmark = pytest.mark.filterwarnings("ignore::tca.RequestNameWarning")
 
 
 class Recorder:
@@ -41,8 +44,8 @@ class Recorder:
 
 @pytest.fixture
 def recorder(monkeypatch):
-    recorder = Recorder(store_module._lib)
-    monkeypatch.setattr(store_module, "_lib", recorder)
+    recorder = Recorder(effects_module._lib)
+    monkeypatch.setattr(effects_module, "_lib", recorder)
     return recorder
 
 

@@ -1,0 +1,193 @@
+/* Pull mode (tca_options.requests = TCA_REQUESTS_QUEUED): requests and cancellation notices wait
+ * in the store until tca_store_take_requests; answers given later, and from another thread; the
+ * descriptor readable while requests wait; freeing with requests waiting. Also tca_options
+ * version 2 (tca_options_init, version 1 still accepted, reserved fields checked). */
+#include <poll.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <tca.h>
+
+#include "harness.h"
+#include "support.h"
+
+static tca_store *queued_counter(void) {
+  tca_options options;
+  tca_options_init(&options);
+  options.requests = TCA_REQUESTS_QUEUED;
+  tca_store *store = NULL;
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_OK);
+  return store;
+}
+
+/* The JSON tca_store_take_requests returns (the caller frees it). */
+static char *take(tca_store *store) {
+  char *json = NULL;
+  size_t length = 0;
+  CHECK_STATUS(tca_store_take_requests(store, &json, &length), TCA_OK);
+  CHECK(json != NULL && strlen(json) == length);
+  return json;
+}
+
+static int take_is(tca_store *store, const char *expected) {
+  char *json = take(store);
+  int same = json != NULL && strcmp(json, expected) == 0;
+  if (!same) fprintf(stderr, "  took %s, expected %s\n", json ? json : "(null)", expected);
+  tca_string_free(json);
+  return same;
+}
+
+static int readable(int fd) {
+  struct pollfd p = {fd, POLLIN, 0};
+  return poll(&p, 1, 0) == 1 && (p.revents & POLLIN) != 0;
+}
+
+static void test_options(void) {
+  tca_options options;
+  memset(&options, 0xAB, sizeof options);
+  tca_options_init(&options);
+  CHECK(options.version == TCA_OPTIONS_VERSION && TCA_OPTIONS_VERSION == 2);
+  CHECK(options.clock == TCA_CLOCK_REAL && options.threaded == 0);
+  CHECK(options.requests == TCA_REQUESTS_CALLBACK && options.answers == TCA_ANSWERS_ANY_THREAD);
+  CHECK(options.seed == 0 && options.reserved0 == 0);
+  CHECK(options.reserved[0] == 0 && options.reserved[3] == 0);
+  tca_options_init(NULL);
+  tca_options literal = TCA_OPTIONS_INIT;
+  CHECK(memcmp(&literal, &options, sizeof options) == 0);
+
+  /* Version 1: the first 24 bytes, whatever follows them. */
+  tca_store *store = NULL;
+  unsigned char v1[64];
+  memset(v1, 0x5A, sizeof v1);
+  uint32_t version = 1;
+  int32_t manual = TCA_CLOCK_MANUAL, zero = 0;
+  uint64_t seed = 7;
+  memcpy(v1, &version, 4);
+  memcpy(v1 + 4, &manual, 4);
+  memcpy(v1 + 8, &zero, 4);
+  memcpy(v1 + 16, &seed, 8);
+  CHECK_STATUS(tca_store_new("counter", NULL, (const tca_options *)(void *)v1, &store), TCA_OK);
+  CHECK_STATUS(tca_store_advance(store, 1), TCA_OK);
+  tca_store_free(store);
+
+  options.requests = 2;
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(tca_last_error(), "options.requests");
+  tca_options_init(&options);
+  options.answers = -1;
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(tca_last_error(), "options.answers");
+  tca_options_init(&options);
+  options.reserved[2] = 1;
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(tca_last_error(), "options.reserved[2]");
+  tca_options_init(&options);
+  options.reserved0 = 1;
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_ERR_INVALID_ARGUMENT);
+  tca_options_init(&options);
+  options.version = 3;
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(tca_last_error(), "tca_options_init");
+  tca_options_init(&options);
+  options.threaded = 1;
+  options.answers = TCA_ANSWERS_HOST_THREAD;
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_ERR_INVALID_ARGUMENT);
+  CHECK(store == NULL);
+}
+
+/* Requests wait without any handler, taken oldest first; a re-tap cancels the first one. */
+static void test_requests_queued_and_cancelled(void) {
+  tca_store *store = queued_counter();
+  CHECK(take_is(store, "[]"));
+  int fd = tca_store_fd(store);
+  CHECK(fd >= 0);
+  CHECK(!readable(fd));
+  CHECK_STATUS(tca_store_send(store, "\"incrementButtonTapped\""), TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK(value_is(store, "/isNumberFactLoading", "true"));
+  /* The descriptor is readable while requests wait. */
+  CHECK(readable(fd));
+  CHECK(take_is(store, "[{\"id\":1,\"name\":\"numberFact.fetch\",\"kind\":\"oneShot\",\"payload\":1}]"));
+  CHECK(!readable(fd));
+  CHECK(take_is(store, "[]"));
+
+  /* A re-tap cancels #1 and makes #2: both wait, in order. */
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK(readable(fd));
+  CHECK(take_is(store, "[{\"cancelled\":1},{\"id\":2,\"name\":\"numberFact.fetch\","
+                       "\"kind\":\"oneShot\",\"payload\":1}]"));
+  CHECK_STATUS(tca_store_respond(store, 1, "\"too late\""), TCA_ERR_REQUEST_FINISHED);
+
+  /* Answered later. */
+  CHECK_STATUS(tca_store_respond(store, 2, "\"1 is the loneliest\""), TCA_OK);
+  CHECK(value_is(store, "/numberFact", "\"1 is the loneliest\""));
+  CHECK(value_is(store, "/isNumberFactLoading", "false"));
+  CHECK(take_is(store, "[]"));
+  CHECK_STATUS(tca_store_take_requests(store, NULL, NULL), TCA_ERR_INVALID_ARGUMENT);
+  tca_store_free(store);
+  char *json = (char *)1;
+  CHECK_STATUS(tca_store_take_requests(store, &json, NULL), TCA_ERR_INVALID_HANDLE);
+  CHECK(json == NULL);
+  CHECK_STATUS(tca_store_take_requests(NULL, &json, NULL), TCA_ERR_INVALID_HANDLE);
+}
+
+/* A callback-mode store has nothing to take. */
+static void test_callback_mode_takes_nothing(void) {
+  tca_store *store = NULL;
+  CHECK_STATUS(tca_store_new("counter", NULL, NULL, &store), TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK(value_contains(store, "/numberFactError", "no handler"));
+  CHECK(take_is(store, "[]"));
+  tca_store_free(store);
+}
+
+typedef struct answer_job {
+  tca_store *store;
+  uint64_t id;
+  tca_status status;
+} answer_job;
+
+static void *answer_from_thread(void *argument) {
+  answer_job *job = argument;
+  job->status = tca_store_respond(job->store, job->id, "\"from a worker\"");
+  return NULL;
+}
+
+static void test_answered_from_another_thread(void) {
+  tca_store *store = queued_counter();
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  char *json = take(store);
+  CHECK(json != NULL && strstr(json, "\"id\":1,") != NULL);
+  tca_string_free(json);
+  answer_job job = {store, 1, -1};
+  pthread_t thread;
+  pthread_create(&thread, NULL, answer_from_thread, &job);
+  pthread_join(thread, NULL);
+  CHECK_STATUS(job.status, TCA_OK);
+  CHECK_STATUS(tca_store_poll(store, NULL), TCA_OK);
+  CHECK(value_is(store, "/numberFact", "\"from a worker\""));
+  tca_store_free(store);
+}
+
+/* Freeing a store with requests (and notices) waiting releases them (valgrind checks). */
+static void test_free_with_requests_waiting(void) {
+  for (int i = 0; i < 20; i++) {
+    tca_store *store = queued_counter();
+    tca_store_fd(store);
+    for (int j = 0; j <= i % 4; j++) tca_store_send(store, "\"numberFactButtonTapped\"");
+    tca_store_free(store);
+  }
+  tca_store *store = queued_counter();
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK(value_is(store, "/isNumberFactLoading", "true"));
+  tca_store_free(store);
+}
+
+int main(void) {
+  test_options();
+  test_requests_queued_and_cancelled();
+  test_callback_mode_takes_nothing();
+  test_answered_from_another_thread();
+  test_free_with_requests_waiting();
+  TEST_SUMMARY();
+}

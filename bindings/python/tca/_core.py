@@ -1,0 +1,99 @@
+"""What every part of a `Store` shares: its handle, its bookkeeping, and how failures and
+exceptions raised in callbacks come out of the call that ran them."""
+
+from __future__ import annotations
+
+import threading
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Tuple, Type
+
+from . import _native
+from .errors import InvalidHandleError, TCAError, error_for
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from .request import Request
+    from .subscriptions import Subscription
+
+__all__ = ["StoreCore"]
+
+
+class StoreCore:
+    """The state shared by the parts of `Store` (effects, subscriptions, clock): declared here
+    once so that each part, a mixin of its own module, type-checks on its own."""
+
+    feature: str
+    clock: str
+    seed: Optional[int]
+    threaded: bool
+    requests: str
+    answers: str
+    _h: Optional[int]
+    # Exceptions raised in callbacks, with the thread that ran them, for that thread's call.
+    _raised: List[Tuple[int, BaseException]]
+    _handlers: Dict[str, Any]
+    _fallback: Optional[Any]
+    _requests: Dict[int, Request]
+    _inflight: Dict[int, Any]
+    _subscribers: List[Subscription]
+    _subscription_token: Optional[int]
+    _loop: Optional[asyncio.AbstractEventLoop]
+    # Event loops driving the store (asyncio, Tk): detached when it closes.
+    _attachments: List[Any]
+    # NB: C keeps raw pointers to these; they live as long as the store.
+    _request_fn: Any
+    _cancel_fn: Any
+    _state_fn: Any
+
+    def _close_at_exit(self) -> None:
+        raise NotImplementedError
+
+    def _closed_error(self) -> InvalidHandleError:
+        status = _native.ERR_INVALID_HANDLE
+        return InvalidHandleError(f"the {self.feature} store is closed", status)
+
+    def _raise_later(self, error: BaseException) -> None:
+        """Keeps an exception raised in a callback, for the call that ran it to raise."""
+        if self.threaded and isinstance(threading.current_thread(), threading._DummyThread):
+            # NB: a threaded store's own thread runs callbacks with no Python call to raise
+            # from: report it as an uncaught exception of that thread.
+            args = _ThreadErrorArgs(type(error), error, error.__traceback__)
+            threading.excepthook(args)  # type: ignore[arg-type]
+            return
+        self._raised.append((threading.get_ident(), error))
+
+    def _error(self, status: int) -> TCAError:
+        if status == _native.ERR_INVALID_HANDLE and self._h is None:
+            return self._closed_error()
+        return error_for(status)
+
+    def _surface(self, status: int = 0) -> None:
+        """Raises the failure of the call just made (`status`) or the first exception a callback
+        raised during it; later exceptions are chained as its context."""
+        failure: Optional[BaseException] = self._error(status) if status else None
+        if self._raised:
+            me = threading.get_ident()
+            mine = [error for thread, error in self._raised if thread == me]
+            if mine:
+                self._raised[:] = [pair for pair in self._raised if pair[0] != me]
+                first = mine[0]
+                for later in mine[1:]:
+                    if hasattr(first, "add_note"):
+                        first.add_note(f"also raised in a callback: {later!r}")
+                if failure is not None:
+                    first.__context__ = failure
+                raise first
+        if failure is not None:
+            raise failure
+
+    def _check(self, status: int) -> None:
+        if status or self._raised:
+            self._surface(status)
+
+
+class _ThreadErrorArgs(NamedTuple):
+    exc_type: Type[BaseException]
+    exc_value: Optional[BaseException]
+    exc_traceback: Optional[TracebackType]
+    thread: Optional[threading.Thread] = None

@@ -1,0 +1,76 @@
+"""Subscriptions: Python functions called when a store's state changes."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any, Callable, Optional
+
+from . import _native
+from ._core import StoreCore
+
+__all__ = ["Subscription", "Subscriptions"]
+
+
+class Subscription:
+    """What `Store.subscribe` returns: call it, or its `unsubscribe()`, or leave its `with` block,
+    to stop the calls."""
+
+    __slots__ = ("_store", "_fn", "__weakref__")
+
+    def __init__(self, store: Subscriptions, fn: Callable[[int], Any]) -> None:
+        self._store: Optional[Subscriptions] = store
+        self._fn = fn
+
+    @property
+    def active(self) -> bool:
+        return self._store is not None
+
+    def unsubscribe(self) -> None:
+        """Stops the calls. Unsubscribing twice is fine."""
+        store, self._store = self._store, None
+        if store is not None:
+            store._drop_subscriber(self)
+
+    __call__ = unsubscribe
+
+    def __enter__(self) -> Subscription:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.unsubscribe()
+
+
+class Subscriptions(StoreCore):
+    """The subscription methods of `Store`."""
+
+    def subscribe(self, fn: Callable[[int], Any]) -> Subscription:
+        """Calls `fn(version)` at the end of each call into the store that changed its state
+        (once per call, on that call's thread). Returns a `Subscription`: call it (or its
+        `unsubscribe()`, or use it in a `with` block) to stop."""
+        subscription = Subscription(self, fn)
+        if self._subscription_token is None:
+            token = ctypes.c_uint64()
+            self._check(
+                _native.lib.tca_store_subscribe(self._h, self._state_fn, None, ctypes.byref(token))
+            )
+            self._subscription_token = token.value
+        self._subscribers.append(subscription)
+        return subscription
+
+    def _drop_subscriber(self, subscription: Subscription) -> None:
+        try:
+            self._subscribers.remove(subscription)
+        except ValueError:
+            return
+        if not self._subscribers and self._subscription_token is not None and self._h:
+            _native.lib.tca_store_unsubscribe(self._h, self._subscription_token)
+            self._subscription_token = None
+
+    def _notify(self, version: int) -> None:
+        """The state changed (the library's state callback): calls every subscriber."""
+        for subscription in list(self._subscribers):
+            if subscription.active:
+                try:
+                    subscription._fn(version)
+                except BaseException as error:  # noqa: BLE001 - nothing may unwind into C
+                    self._raise_later(error)
