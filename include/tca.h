@@ -27,6 +27,8 @@
  *     out-parameters are set to NULL/0 where documented.
  *   - Handles are checked: a NULL, freed or foreign tca_store pointer gets TCA_ERR_INVALID_HANDLE,
  *     never a crash. The library never dereferences a tca_store pointer, and never reuses one.
+ *     Every call on a store a callback unwound out of gets TCA_ERR_CALLBACK_UNWOUND (see
+ *     "Threads and callbacks"), besides the statuses each function lists.
  *   - Strings the library returns through char ** are the caller's, released with
  *     tca_string_free(). Input buffers are only read during the call and never kept.
  *   - Text input (JSON, names, messages) must be UTF-8; invalid UTF-8 is an error, never repaired.
@@ -34,19 +36,52 @@
  *
  * Threads and callbacks
  *   - Every function may be called from any thread, at any time. Calls on one store are
- *     serialized by the library; calls on different stores run in parallel.
+ *     serialized by the library: each runs the store (reduces actions, runs effects) under the
+ *     store's lock, which is never held while a callback runs. Calls on different stores run in
+ *     parallel.
  *   - Callbacks (effect requests, cancellations, subscriptions) are (function, userdata) pairs.
- *     They run only on a thread that is inside a call into the store — tca_store_send[_n],
- *     tca_store_respond[_n], tca_store_fail, tca_store_complete, tca_store_poll,
- *     tca_store_advance, tca_store_free — on that call's thread, before it returns; never two at
- *     once for one store. A threaded store (tca_options.threaded = 1) also runs them on a thread
- *     of its own, for work that becomes due with no call in progress (see tca_options).
+ *     They run with no lock of the store held, in the order the store made them, never two at
+ *     once for one store, on a thread that is inside a call into the store —
+ *     tca_store_send[_n], tca_store_respond[_n], tca_store_fail, tca_store_complete,
+ *     tca_store_poll, tca_store_advance, tca_store_free — before that call returns. One thread at
+ *     a time delivers a store's callbacks: a call that finds another thread doing so leaves its
+ *     callbacks to that thread and returns without waiting for them (two stores whose callbacks
+ *     call each other, driven by two threads, never wait on each other). A threaded store
+ *     (tca_options.threaded = 1) also runs them on a thread of its own, for work that becomes due
+ *     with no call in progress. A store in pull mode (tca_options.requests) makes no request or
+ *     cancellation callback at all (tca_store_take_requests).
  *   - A callback may call any function of this header, on the same store too. Calls that would
- *     run the store again are queued and done before the outer call returns, never recursed
- *     into: an action sent from a callback is reduced after the current one, an answer given
- *     inside the request callback is applied after it returns, tca_store_advance is queued,
- *     tca_store_poll does nothing (it reports 0), and tca_store_free takes effect at once for
- *     the handle (see tca_store_free).
+ *     run the store again from inside one of its callbacks are queued and done before the outer
+ *     call returns, never recursed into: an action sent from a callback is reduced after the
+ *     current one, an answer given inside the request callback is applied after it returns,
+ *     tca_store_advance is queued, tca_store_poll does nothing (it reports 0), and
+ *     tca_store_free takes effect at once for the handle (see tca_store_free).
+ *   - Inputs are applied in the order the host gave them: an answer accepted with TCA_OK is
+ *     applied before any action sent after it (from inside a callback, or from a thread that
+ *     calls after the answer returned), so a request that was answered is never reported
+ *     cancelled. Actions the feature's own effects feed back go first, as part of the action
+ *     that caused them.
+ *   - Which calls may block, and on what:
+ *       never (at most a few instructions' worth of an internal lock): tca_store_fd,
+ *         tca_store_next_deadline_ms, tca_store_take_requests, tca_store_new[_n],
+ *         tca_options_init, tca_version, tca_status_str, tca_last_error, tca_string_free, and
+ *         tca_store_version, which never waits for a callback (see there);
+ *       on another thread's run of the same store (its reducer and effects, never its
+ *         callbacks): tca_store_send[_n], tca_store_respond[_n], tca_store_fail,
+ *         tca_store_complete, tca_store_poll, tca_store_advance, tca_store_state, tca_store_get,
+ *         tca_store_subscribe[_state];
+ *       on a callback of the store running on another thread, until it returns:
+ *         tca_store_unsubscribe, tca_store_set_effect_handler, tca_store_set_request_handler;
+ *         tca_store_free (until that thread has delivered every callback; then it tells the host
+ *         of the requests in flight itself).
+ *   - Callbacks must not unwind: no C++ exception, Lua error, .NET exception or longjmp may leave
+ *     a callback through libtca. If one does anyway, the store notices at the unwinding
+ *     thread's next call into libtca (from outside the dead callback), and from then on every
+ *     call on it, from every thread, returns TCA_ERR_CALLBACK_UNWOUND with a message saying "a
+ *     callback unwound through libtca …"; tca_store_free still releases it (what the skipped
+ *     frames held is lost). Until it is noticed, calls from other threads keep working and do
+ *     not wait for the dead callback; only tca_store_free, tca_store_unsubscribe and replacing
+ *     the effect handler wait, for as long as the unwinding thread makes no call.
  *   - userdata is the host's: the library passes it back and never reads or frees it. It must
  *     stay valid until the callback is replaced or removed (the replacing call waits for a
  *     callback running on another thread to return) or the store is freed. No callback of a
@@ -244,8 +279,10 @@ tca_status tca_store_new_n(const char *feature, const char *state_json, size_t s
  * the cancel callback (on the calling thread, before returning), stops and joins a threaded
  * store's thread, and closes its descriptor. Every later call with this handle returns
  * TCA_ERR_INVALID_HANDLE; answers to its requests are refused the same way. If another thread is
- * inside a call into the store, waits for that call to return. No callback of the store is called
- * after tca_store_free returns.
+ * running the store, waits for that; if another thread is delivering the store's callbacks,
+ * waits until it has delivered them all. No callback of the store is called after tca_store_free
+ * returns. A store in pull mode just drops the requests and notices still waiting. A store a
+ * callback unwound out of is released without calling anything.
  *
  * Called from inside one of the store's own callbacks, it takes effect at once for the handle and
  * the callbacks (none is called again, not even the cancel callback), and the store is closed
@@ -259,7 +296,8 @@ void tca_store_free(tca_store *store);
  * Sends one action, given as a NUL-terminated JSON text, and processes it and everything it leads
  * to that need not wait before returning: actions fed back, effects run until they finish or wait
  * (on the clock or on the host), host requests made (the effect callback is called from inside
- * this call), subscribers told. Actions may use the short forms of the wire format:
+ * this call, after the store is let go — by the thread already delivering the store's callbacks
+ * if there is one; in pull mode the requests wait to be taken), subscribers told. Actions may use the short forms of the wire format:
  * "\"increment\"" for a case without payload, "{\"setCount\":5}" for a single unlabeled payload.
  *
  * From inside a callback of the same store, the action is queued and reduced before the outer call
@@ -311,7 +349,11 @@ tca_status tca_store_get(tca_store *store, const char *json_pointer, char **out_
 /**
  * The state's version: 0 for a new store, bumped whenever the state changes (two reads give the
  * same version exactly when the state did not change between them). Cheap: a host compares it
- * with the version it last drew to know whether to read the state again.
+ * with the version it last drew to know whether to read the state again. Never waits for a
+ * callback: while another thread is running the store, it gives the version published at the
+ * end of the last call (only when that call left the version to be computed — a send to a store
+ * without subscribers computes it lazily — does it wait for the run in progress, microseconds,
+ * never a callback).
  *
  * Returns TCA_VERSION_NONE (and sets tca_last_error) for a NULL, freed or foreign handle.
  */
@@ -392,7 +434,8 @@ typedef void (*tca_cancel_fn)(void *userdata, tca_store *store, uint64_t request
  *
  * With no callback set, a request fails at once: the feature receives the failure ("no handler
  * for \"numberFact.fetch\": the host has not set one") as it would a tca_store_fail, and the trace
- * (TCA_TRACE=1) shows it.
+ * (TCA_TRACE=1) shows it — except in pull mode (tca_options.requests = TCA_REQUESTS_QUEUED),
+ * where requests wait for tca_store_take_requests and these callbacks are never called.
  *
  * Returns TCA_OK; TCA_ERR_INVALID_HANDLE; TCA_ERR_INVALID_ARGUMENT (on_cancel without fn).
  */
@@ -455,9 +498,12 @@ tca_status tca_store_take_requests(tca_store *store, char **out_json, size_t *ou
 /**
  * Answers request `request_id` with `response_json`, decoded as the request's response type (for
  * a stream: one more element). From inside a callback of the store, the answer is applied after
- * the callback returns, before the outer call does; from another thread, inside this call if the
- * store is free (the effect's actions are reduced and callbacks run on this thread), else by the
- * call that holds the store. The answer is checked here either way, so the status is exact.
+ * the callback returns, before the outer call does, and before anything sent after it; from
+ * another thread, inside this call (the effect's actions are reduced here, and callbacks run on
+ * this thread unless another thread is delivering the store's callbacks) — or, with
+ * tca_options.answers = TCA_ANSWERS_HOST_THREAD, only queued, for the host's next
+ * tca_store_poll, tca_store_send or tca_store_advance. The answer is checked here either way, so
+ * the status is exact.
  *
  * Returns TCA_OK; TCA_ERR_INVALID_HANDLE (also after tca_store_free); TCA_ERR_INVALID_ARGUMENT
  * (response_json NULL); TCA_ERR_UNKNOWN_REQUEST; TCA_ERR_REQUEST_FINISHED;
@@ -490,8 +536,9 @@ tca_status tca_store_complete(tca_store *store, uint64_t request_id);
 /* ---- Time and scheduling ------------------------------------------------------------------ */
 
 /**
- * Runs, on the calling thread, whatever is due: answers given from other threads, effect work
- * resumed, real-clock timers whose deadline passed, and everything they lead to. Never blocks
+ * Runs, on the calling thread, whatever is due: answers given from other threads (all of them,
+ * with tca_options.answers = TCA_ANSWERS_HOST_THREAD), effect work resumed, real-clock timers
+ * whose deadline passed, and everything they lead to. Never blocks
  * waiting for work. A host loop calls it when tca_store_fd is readable, or once a frame.
  *
  * out_ran: if not NULL, receives how much ran (actions reduced, timers fired, answers applied,
@@ -522,13 +569,15 @@ int64_t tca_store_next_deadline_ms(const tca_store *store);
 
 /**
  * A file descriptor that is readable exactly when tca_store_poll would do something (an answer
- * arrived from another thread, a real-clock deadline passed), for select/poll/epoll loops,
+ * arrived from another thread, a real-clock deadline passed) or, in pull mode, while requests
+ * wait to be taken (tca_store_take_requests), for select/poll/epoll loops,
  * asyncio, GUI toolkits: wait for it to be readable, then call tca_store_poll. A loop that does so
  * never spins and never sleeps through due work. Readiness is cleared by tca_store_poll, not by
  * reading the descriptor: only wait on it.
  *
  * Owned by the store (do not close it), made on the first call, closed by tca_store_free. A
- * threaded store's own thread waits on it; a host then need not.
+ * threaded store's own thread waits on it; a host then need not. Never waits for a call in
+ * progress on another thread: a render loop may call it every frame.
  *
  * Returns the descriptor, or -1 (tca_last_error says why: invalid handle, or the operating system
  * refused).

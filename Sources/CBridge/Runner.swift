@@ -87,6 +87,8 @@ final class Runner: Sendable {
       if ready < 0 && errno != EINTR { return }
       if isStopping { return }
       if ready > 0 && fds[0].revents != 0 { _ = try? store.poll() }
+      // NB: a store a callback unwound out of stays readable (its events are never delivered).
+      if store.isUnwound { return }
     }
   }
 }

@@ -38,6 +38,14 @@ final class StoreContext: Sendable {
 
   /// Closes the store and retires its callbacks (tca_store_free); the handle is already gone.
   func free() {
+    if store.isUnwound {
+      // NB: a callback unwound out of the store: none is called again, and its dead dispatch is
+      // waited for by nothing.
+      callbacks.retire()
+      runner?.stop(join: true)
+      store.close()
+      return
+    }
     if callbacks.isRunningOnCurrentThread {
       // NB: from inside one of the store's callbacks, the store is held by this thread (or by a
       // thread waiting for this one): it cannot be closed or joined here. Silence the callbacks

@@ -64,8 +64,9 @@ struct Options {
     guard raw.loadUnaligned(fromByteOffset: 28, as: Int32.self) == 0 else {
       throw Failure(.invalidArgument, "options.reserved0 is not 0")
     }
-    for index in 0..<4 where raw.loadUnaligned(fromByteOffset: 32 + 8 * index, as: UInt64.self) != 0 {
-      throw Failure(.invalidArgument, "options.reserved[\(index)] is not 0")
+    for index in 0..<4 {
+      let value = raw.loadUnaligned(fromByteOffset: 32 + 8 * index, as: UInt64.self)
+      guard value == 0 else { throw Failure(.invalidArgument, "options.reserved[\(index)] is not 0") }
     }
     if threaded && answers == .hostThread {
       throw Failure(

@@ -15,25 +15,32 @@ import Musl
 /// Runtime semantics (DESIGN.md §4, what hosts and tests rely on):
 /// 1. `send` reduces the action at once on the caller's thread, then keeps going until the store
 ///    is idle: actions fed back are reduced in order, async effects run on the store's executor
-///    until they finish or wait (on the clock, or on a host answer), host requests reach the
-///    handler. When `send` returns, everything that did not have to wait has happened.
-/// 2. A host answer given inside a callback is queued and processed before the outer call
-///    returns; given from another thread, it is processed inside that `respond` call if the store
-///    is free, else by the call holding the store (which looks again after letting go).
+///    until they finish or wait (on the clock, or on a host answer), host requests are made. When
+///    `send` returns, everything that did not have to wait has happened.
+/// 2. Host inputs are applied in the order the host gave them: an answer given inside a callback
+///    is queued, and applied before anything sent after it; an answer from another thread is
+///    applied inside that `respond` call (the store is free while callbacks run), or only queued
+///    for the host's next `send`/`poll`/`advance` (``AnswerDelivery/hostThread``).
 /// 3. `poll` runs whatever is due: queued answers, effect work resumed from other threads, timers
 ///    whose deadline passed. `advance(by:)` moves a manual clock, firing due timers in deadline
 ///    order, each followed by the work it releases.
-/// 4. Subscribers are called at the end of a call in which the state version changed, once per
-///    call (once more if a subscriber's own sends changed it again), on the caller's thread.
-/// 5. ``fileDescriptor()`` is readable exactly when `poll` would do something.
+/// 4. Callbacks (requests, cancellations, subscribers) run with no lock of the store held: a call
+///    collects them in an outbox while it holds the store, and delivers them after letting go,
+///    in order, before it returns — unless another thread is delivering the store's callbacks,
+///    which then delivers them (one thread at a time per store; see ``dispatch()``). Subscribers
+///    are told at the end of a call that changed the state, with the version current when
+///    they are called.
+/// 5. ``fileDescriptor()`` is readable exactly when `poll` would do something, or while
+///    requests wait to be taken (pull mode).
 /// 6. (Threaded stores are not offered: every callback runs on a thread that called in.)
 /// 7. ``close()`` (or the last reference going away) cancels every effect, tells the host of each
 ///    request in flight, and makes later calls do nothing (Swift API) or throw `.closed`.
 ///
-/// Thread safety: every method may be called from any thread; calls are serialized. A call from
-/// the thread already inside the store (from a subscriber, a host callback, an effect) does not
-/// wait or recurse: a `send` is queued and reduced before the outer call returns, as are answers
-/// and `advance`; `poll` returns 0; `close` happens when the outer call ends.
+/// Thread safety: every method may be called from any thread; runs of the store are serialized.
+/// A call from inside the store (from a subscriber, a host callback, an effect) does not wait or
+/// recurse: a `send` is queued and reduced before the outer call returns, as are answers and
+/// `advance`; `poll` returns 0; `close` happens when the outer call ends. `version` and
+/// ``fileDescriptor()`` never wait.
 ///
 /// NB: actions are queued, never recursed into, so chains of effects do not grow the stack.
 public final class Store<State, Action>: @unchecked Sendable {
@@ -59,6 +66,8 @@ public final class Store<State, Action>: @unchecked Sendable {
     var nextToken: UInt64 = 1
     var pendingAdvance: Int64 = 0
     var closeRequested = false
+    /// The version subscribers were last called with (by the dispatcher).
+    var deliveredVersion: UInt64 = 0
     var ranInCall = 0
 
     init(state: State, snapshot: State?) {
@@ -156,13 +165,28 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   /// Bumps when the state changes: two reads give the same version exactly when the state did
   /// not change between them (an `Equatable` state is compared with `==`; see ``init``).
+  ///
+  /// Never waits for a callback, nor, in the common case, for anything: while another thread
+  /// runs the store it gives the version published at the end of the last call. Only when the
+  /// last call left its version to be computed (a send with no subscriber) does it wait for the
+  /// run in progress, to compute it.
   // NB: inlinable, as `stateAndVersion`, so that a host's reads run specialized for the feature.
   @inlinable
   public var version: UInt64 {
-    locked {
+    if core.isHeldByCurrentThread {
       refreshVersion()
       return hot.pointee.version
     }
+    if !core.gate.tryLock() {
+      if !core.versionStale.load(ordering: .acquiring) {
+        return core.publishedVersion.load(ordering: .acquiring)
+      }
+      core.gate.lock()
+    }
+    refreshVersion()
+    let version = hot.pointee.version
+    core.gate.unlock()
+    return version
   }
 
   /// The state and its version, read together.
@@ -183,6 +207,13 @@ public final class Store<State, Action>: @unchecked Sendable {
   /// Whether ``close()`` has run.
   public var isClosed: Bool { core.isClosed }
 
+  /// Whether a host callback unwound out of the store (a C++ exception, a longjmp): it then
+  /// refuses every call. Checks first whether one of this thread's callbacks just did.
+  public var isUnwound: Bool {
+    DispatchControl.noticeUnwinding()
+    return core.dispatch.isUnwound
+  }
+
   // MARK: - Sending
 
   /// Reduces `action`, then runs everything it leads to that need not wait (semantic 1).
@@ -192,7 +223,7 @@ public final class Store<State, Action>: @unchecked Sendable {
   @inlinable
   public func send(_ action: Action) {
     let core = self.core
-    if core.isHeldByCurrentThread {
+    if core.isInsideOnCurrentThread {
       _sendFromInside(action)
       return
     }
@@ -202,6 +233,15 @@ public final class Store<State, Action>: @unchecked Sendable {
       return
     }
     let previous = enter()
+    // NB: answers (and sends from callbacks) accepted before this send are applied first: the
+    // host's inputs are applied in the order it gave them.
+    guard core.inbox.isEmpty else {
+      _sendAfterQueued(action)
+      leave(previous)
+      core.gate.unlock()
+      dispatch()
+      return
+    }
     hot.pointee.dirty = true
     let effect = reducer(&hot.pointee.state, action)
     // NB: the fast path: an action with no effect, in a store with nothing else going on, is
@@ -214,12 +254,23 @@ public final class Store<State, Action>: @unchecked Sendable {
     }
     leave(previous)
     core.gate.unlock()
-    if !core.inbox.isEmpty { afterRelease() }
+    if core.hasOutgoing || !core.inbox.isEmpty { dispatch() }
   }
 
   @usableFromInline
   func _sendFromInside(_ action: Action) {
-    if !core.isClosed { core.actions.pointee.append(action) }
+    guard !core.isClosed else { return }
+    if core.isHeldByCurrentThread {
+      core.actions.pointee.append(action)
+    } else {
+      // NB: from a callback: in the one queue of host inputs, after any answer given before it.
+      core.inbox.push { [unowned(unsafe) self] in
+        // NB: unowned: the inbox is dropped when the store closes (deinit closes first), and
+        // the items a close runs find it closed.
+        guard !self.core.isClosed else { return }
+        self.reduce(action)
+      }
+    }
   }
 
   /// The general path of `send`, once its action is reduced.
@@ -227,6 +278,15 @@ public final class Store<State, Action>: @unchecked Sendable {
   func _continueSend(_ effect: Effect<Action>, after action: Action) {
     hot.pointee.ranInCall = 1
     run(effect, of: action)
+    finishCall()
+  }
+
+  /// `send` when inputs wait: they go first, then `action`.
+  @usableFromInline
+  func _sendAfterQueued(_ action: Action) {
+    hot.pointee.ranInCall = 0
+    drain()
+    if !core.isClosed { reduce(action) }
     finishCall()
   }
 
@@ -246,8 +306,10 @@ public final class Store<State, Action>: @unchecked Sendable {
     guard core.clock.kind == .manual else { throw .realClock }
     guard !core.isClosed else { throw .closed }
     let nanoseconds = max(0, duration.saturatingNanoseconds)
-    if core.isHeldByCurrentThread {
-      hot.pointee.pendingAdvance = hot.pointee.pendingAdvance.saturatingAdd(nanoseconds)
+    if core.isInsideOnCurrentThread {
+      locked {
+        hot.pointee.pendingAdvance = hot.pointee.pendingAdvance.saturatingAdd(nanoseconds)
+      }
       return 0
     }
     return hold { runAdvance(nanoseconds) } ?? 0
@@ -261,8 +323,9 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   // MARK: - Subscribers
 
-  /// Calls `callback` with the new version at the end of each call that changed the state, on
-  /// that call's thread. Returns a token for ``unsubscribe(_:)``.
+  /// Calls `callback` with the new version after each call that changed the state, with no lock
+  /// of the store held, on that call's thread (or on the thread already delivering the store's
+  /// callbacks, see ``dispatch()``). Returns a token for ``unsubscribe(_:)``.
   @discardableResult
   public func subscribe(_ callback: @escaping (UInt64) -> Void) -> UInt64 {
     locked {
@@ -274,10 +337,11 @@ public final class Store<State, Action>: @unchecked Sendable {
     }
   }
 
-  /// Stops the subscription `token`; false if there is none.
+  /// Stops the subscription `token`; false if there is none. If another thread is inside a
+  /// callback of the store, waits for it to return.
   @discardableResult
   public func unsubscribe(_ token: UInt64) -> Bool {
-    locked {
+    let removed = locked { () -> Bool in
       guard let index = hot.pointee.subscribers.firstIndex(where: { $0.token == token }) else {
         return false
       }
@@ -285,14 +349,18 @@ public final class Store<State, Action>: @unchecked Sendable {
       hot.pointee.hasSubscribers = !hot.pointee.subscribers.isEmpty
       return true
     }
+    core.dispatch.waitForOtherThread(untilIdle: false)
+    return removed
   }
 
   // MARK: - Host requests
 
   /// Sets where host requests go (nil: none; a request made without a handler fails at once, its
-  /// failure action saying so, and is written to the trace).
+  /// failure action saying so, and is written to the trace). If another thread is inside a
+  /// callback of the store, waits for it to return.
   public func setRequestHandler(_ handler: HostRequestHandler?) {
     locked { core.handler = handler }
+    core.dispatch.waitForOtherThread(untilIdle: false)
   }
 
   /// Sets how host requests reach the host and where answers from other threads are applied
@@ -347,9 +415,13 @@ public final class Store<State, Action>: @unchecked Sendable {
   // MARK: - Wake descriptor
 
   /// A descriptor readable exactly when ``poll()`` would do something (semantic 5): made on
-  /// first call, owned by the store, closed by ``close()``.
+  /// first call, owned by the store, closed by ``close()``. Never waits for a call in progress.
   public func fileDescriptor() throws(StoreError) -> Int32 {
-    try locked { () throws(StoreError) -> Int32 in
+    let made = core.wakeFD.load(ordering: .acquiring)
+    if made >= 0 && !core.isClosed { return made }
+    core.wakeLock.lock()
+    defer { core.wakeLock.unlock() }
+    do {
       guard !core.isClosed else { throw .closed }
       if let wake = core.wake { return wake.fd }
       guard let wake = WakeDescriptor() else {
@@ -358,7 +430,8 @@ public final class Store<State, Action>: @unchecked Sendable {
       core.wake = wake
       core.wakeOpen.store(true, ordering: .relaxed)
       core.inbox.watch(eventFD: wake.eventFD)
-      settleWake()
+      if core.clock.kind == .real { wake.arm(core.clock.timers.earliestDeadline) }
+      core.wakeFD.store(wake.fd, ordering: .releasing)
       return wake.fd
     }
   }
@@ -367,12 +440,20 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   /// Cancels every effect, tells the host of each request in flight, and ends the store: later
   /// calls do nothing or throw `.closed`. From inside the store, happens when the outer call ends.
+  /// Else waits for a callback running on another thread, and tells the host of each request
+  /// in flight before returning: no callback runs after it returns.
   public func close() {
-    if core.isHeldByCurrentThread {
-      hot.pointee.closeRequested = true
+    if core.isInsideOnCurrentThread {
+      locked { hot.pointee.closeRequested = true }
       return
     }
     _ = hold { hot.pointee.closeRequested = true }
+    // NB: the cancellations it made are delivered by this thread, once no other is delivering.
+    repeat {
+      core.dispatch.waitForOtherThread(untilIdle: true)
+      dispatch()
+    } while core.hasOutgoing && !core.dispatch.isUnwound
+    locked { core.handler = nil }
   }
 
   // MARK: - The running call (holder)
@@ -387,9 +468,10 @@ public final class Store<State, Action>: @unchecked Sendable {
     return try body()
   }
 
-  /// Runs `body` holding the store, then finishes the call; nil if this thread already holds it.
+  /// Runs `body` holding the store, then finishes the call and delivers what it left for the
+  /// host; nil from inside the store (holding it, or inside its callbacks).
   func hold<R>(_ body: () -> R) -> R? {
-    if core.isHeldByCurrentThread { return nil }
+    if core.isInsideOnCurrentThread { return nil }
     core.gate.lock()
     let previous = enter()
     hot.pointee.ranInCall = 0
@@ -397,7 +479,7 @@ public final class Store<State, Action>: @unchecked Sendable {
     finishCall()
     leave(previous)
     core.gate.unlock()
-    afterRelease()
+    dispatch()
     return result
   }
 
@@ -413,23 +495,75 @@ public final class Store<State, Action>: @unchecked Sendable {
     core.inbox.owner.store(0, ordering: .relaxed)
   }
 
-  /// After letting go: work that arrived meanwhile from other threads is run now if the store is
-  /// free (semantic 2), rather than left for the next poll.
+  /// After letting go: delivers the outbox to the host (requests, cancellations, subscribers)
+  /// with no lock held, and runs what callbacks and other threads queued meanwhile — unless
+  /// another thread is already doing so, which then does it for this call too.
+  ///
+  /// NB: one thread at a time delivers a store's events, in order: a flag, not a lock, so a
+  /// call never waits here for another thread's callback (two stores whose subscribers send to
+  /// each other, driven by two threads, cannot deadlock).
   @usableFromInline
-  func afterRelease() {
-    while !core.inbox.isEmpty && !core.isClosed && core.gate.tryLock() {
-      let previous = enter()
-      finishCall()
-      leave(previous)
-      core.gate.unlock()
+  @inline(never)
+  func dispatch() {
+    let control = core.dispatch
+    while true {
+      let (claimed, recorded) = control.claim()
+      guard claimed else { return }
+      deliverAll(control)
+      control.release(recorded)
+      // NB: events or inputs that arrived after the last look but before the release were left
+      // for this thread: look again.
+      let more = !core.isClosed && !core.inbox.isEmpty || core.hasOutgoing
+      guard more, !control.isUnwound else { return }
     }
   }
 
-  /// Answers were queued: process them now unless another call (or this thread's) holds the
-  /// store, in which case it will.
+  /// The dispatcher's loop: runs queued work, then delivers one event at a time, until neither
+  /// is left.
+  private func deliverAll(_ control: DispatchControl) {
+    while true {
+      core.gate.lock()
+      if core.dispatch.isUnwound {
+        core.gate.unlock()
+        return
+      }
+      if hasWork || hot.pointee.closeRequested && !core.isClosed {
+        let previous = enter()
+        hot.pointee.ranInCall = 0
+        finishCall()
+        leave(previous)
+      }
+      guard let event = core.nextOutgoing() else {
+        core.gate.unlock()
+        return
+      }
+      let handler = core.handler
+      var subscribers: [(UInt64) -> Void] = []
+      var version: UInt64 = 0
+      // NB: a notification carries the version at delivery; one already delivered is skipped
+      // (two calls' changes, delivered together, make one notification).
+      if case .notify = event, !core.isClosed, hot.pointee.version != hot.pointee.deliveredVersion {
+        version = hot.pointee.version
+        hot.pointee.deliveredVersion = version
+        subscribers = hot.pointee.subscribers.map(\.callback)
+      }
+      core.gate.unlock()
+      switch event {
+      case let .request(info):
+        if let handler { control.call { handler.onRequest(info) } }
+      case let .cancel(id):
+        if let handler { control.call { handler.onCancel(id) } }
+      case .notify:
+        for subscriber in subscribers { control.call { subscriber(version) } }
+      }
+    }
+  }
+
+  /// Answers were queued: process them now unless the store is inside a call on this thread
+  /// (then that call will) or answers wait for the host's thread (`StoreOptions.answers`).
   private func processAnswers() {
-    guard !core.isHeldByCurrentThread, !core.answersOnHostThread else { return }
-    afterRelease()
+    guard !core.isInsideOnCurrentThread, !core.answersOnHostThread else { return }
+    _ = hold {}
   }
 
   private func reduce(_ action: Action) {
@@ -507,7 +641,8 @@ public final class Store<State, Action>: @unchecked Sendable {
     return deadline <= core.clock.nowNanoseconds
   }
 
-  /// Ends a call: runs everything left, notifies subscribers, closes if asked, settles the fd.
+  /// Ends a call: runs everything left, queues the subscribers' notification, closes if asked,
+  /// settles the fd.
   private func finishCall() {
     repeat {
       drain()
@@ -519,13 +654,13 @@ public final class Store<State, Action>: @unchecked Sendable {
         hot.pointee.pendingAdvance = 0
         _ = runAdvance(nanoseconds)
       }
-      versionAtEndOfCall()
-      let version = hot.pointee.version
-      if version != hot.pointee.notifiedVersion && !core.isClosed {
-        hot.pointee.notifiedVersion = version
-        for subscriber in hot.pointee.subscribers { subscriber.callback(version) }
-      }
     } while hasWork && !hot.pointee.closeRequested
+    versionAtEndOfCall()
+    let version = hot.pointee.version
+    if version != hot.pointee.notifiedVersion && !core.isClosed {
+      hot.pointee.notifiedVersion = version
+      core.post(.notify)
+    }
     if hot.pointee.closeRequested {
       core.close()
       hot.pointee.subscribers.removeAll()
@@ -541,11 +676,14 @@ public final class Store<State, Action>: @unchecked Sendable {
   func refreshVersion() {
     guard hot.pointee.dirty else { return }
     hot.pointee.dirty = false
+    // NB: the published version is current again (bumped below, or the state came back equal).
+    defer { core.versionStale.store(false, ordering: .releasing) }
     if let isEqual {
       if let snapshot = hot.pointee.snapshot, isEqual(snapshot, hot.pointee.state) { return }
       hot.pointee.snapshot = hot.pointee.state
     }
     hot.pointee.version &+= 1
+    core.publishedVersion.store(hot.pointee.version, ordering: .releasing)
     // NB: with no subscriber, the notification is due at once (there is no one to call).
     if !hot.pointee.hasSubscribers { hot.pointee.notifiedVersion = hot.pointee.version }
   }
@@ -558,13 +696,21 @@ public final class Store<State, Action>: @unchecked Sendable {
   /// write): a loop of sends that nobody observes pays that once, not per send.
   @inlinable
   func versionAtEndOfCall() {
-    if isEqual == nil || hot.pointee.hasSubscribers { refreshVersion() }
+    if isEqual == nil || hot.pointee.hasSubscribers {
+      refreshVersion()
+    } else if hot.pointee.dirty {
+      // NB: left for the next read; `version` then computes it rather than give the published.
+      core.versionStale.store(true, ordering: .releasing)
+    }
   }
 
   private func settleWake() {
-    guard let wake = core.wake else { return }
-    core.inbox.settleWake()
-    if core.clock.kind == .real { wake.arm(core.clock.timers.earliestDeadline) }
+    guard core.wakeOpen.load(ordering: .relaxed) else { return }
+    core.wakeLock.withLock {
+      guard let wake = core.wake else { return }
+      core.inbox.settleWake()
+      if core.clock.kind == .real { wake.arm(core.clock.timers.earliestDeadline) }
+    }
   }
 }
 
@@ -576,6 +722,8 @@ extension Store {
     }
     if core.isHeldByCurrentThread {
       cancel()
+    } else if core.isInsideOnCurrentThread {
+      locked(cancel)
     } else {
       _ = hold(cancel)
     }

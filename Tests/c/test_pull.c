@@ -107,7 +107,8 @@ static void test_requests_queued_and_cancelled(void) {
   CHECK(value_is(store, "/isNumberFactLoading", "true"));
   /* The descriptor is readable while requests wait. */
   CHECK(readable(fd));
-  CHECK(take_is(store, "[{\"id\":1,\"name\":\"numberFact.fetch\",\"kind\":\"oneShot\",\"payload\":1}]"));
+  CHECK(take_is(store, "[{\"id\":1,\"name\":\"numberFact.fetch\",\"kind\":\"oneShot\","
+                       "\"payload\":1}]"));
   CHECK(!readable(fd));
   CHECK(take_is(store, "[]"));
 
@@ -183,11 +184,77 @@ static void test_free_with_requests_waiting(void) {
   tca_store_free(store);
 }
 
+/* ---- answers applied on the host's thread ------------------------------------------------- */
+
+typedef struct watcher {
+  int calls;
+  int off_host_thread;
+  pthread_t host;
+} watcher;
+
+static void on_change(void *userdata, tca_store *store, uint64_t version) {
+  watcher *w = userdata;
+  (void)store, (void)version;
+  w->calls++;
+  if (!pthread_equal(pthread_self(), w->host)) w->off_host_thread++;
+}
+
+static void test_answers_on_the_host_thread(void) {
+  tca_options options;
+  tca_options_init(&options);
+  options.requests = TCA_REQUESTS_QUEUED;
+  options.answers = TCA_ANSWERS_HOST_THREAD;
+  tca_store *store = NULL;
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_OK);
+  watcher w = {0, 0, pthread_self()};
+  CHECK_STATUS(tca_store_subscribe(store, on_change, &w, NULL), TCA_OK);
+  int fd = tca_store_fd(store);
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK(w.calls == 1);
+  tca_string_free(take(store));
+  CHECK(!readable(fd));
+
+  /* A worker answers: only queued; the fd wakes the host. */
+  answer_job job = {store, 1, -1};
+  pthread_t thread;
+  pthread_create(&thread, NULL, answer_from_thread, &job);
+  pthread_join(thread, NULL);
+  CHECK_STATUS(job.status, TCA_OK);
+  CHECK(readable(fd));
+  CHECK(value_is(store, "/isNumberFactLoading", "true"));
+  CHECK(w.calls == 1);
+  /* A second answer is refused at once: the first is accepted, only not yet applied. */
+  CHECK_STATUS(tca_store_respond(store, 1, "\"twice\""), TCA_ERR_ALREADY_ANSWERED);
+
+  /* The host's poll applies it, and the subscriber runs here. */
+  uint32_t ran = 0;
+  CHECK_STATUS(tca_store_poll(store, &ran), TCA_OK);
+  CHECK(ran > 0);
+  CHECK(value_is(store, "/numberFact", "\"from a worker\""));
+  CHECK(w.calls == 2);
+  CHECK(w.off_host_thread == 0);
+  CHECK(!readable(fd));
+
+  /* Applied by a send too, before the action sent. */
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  tca_string_free(take(store));
+  job.id = 2;
+  pthread_create(&thread, NULL, answer_from_thread, &job);
+  pthread_join(thread, NULL);
+  CHECK_STATUS(job.status, TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "\"incrementButtonTapped\""), TCA_OK);
+  CHECK(value_is(store, "/numberFact", "\"from a worker\""));
+  CHECK(value_is(store, "/count", "1"));
+  CHECK(w.off_host_thread == 0);
+  tca_store_free(store);
+}
+
 int main(void) {
   test_options();
   test_requests_queued_and_cancelled();
   test_callback_mode_takes_nothing();
   test_answered_from_another_thread();
   test_free_with_requests_waiting();
+  test_answers_on_the_host_thread();
   TEST_SUMMARY();
 }

@@ -84,4 +84,10 @@ static inline void csystem_close(int fd) {
   if (fd >= 0) close(fd);
 }
 
+/* An address in the caller's frame: stacks grow down, so a frame deeper in the call chain has a
+   lower address (the unwind watch, StoreKernel's Runtime/Dispatch.swift). */
+static inline __attribute__((noinline)) uintptr_t csystem_stack_address(void) {
+  return (uintptr_t)__builtin_frame_address(0);
+}
+
 #endif

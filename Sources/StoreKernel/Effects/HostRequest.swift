@@ -49,8 +49,9 @@ public enum HostRequestKind: String, Sendable, Equatable, Codable {
 /// Where a store's host requests go: the host performs `onRequest` and answers through the store;
 /// `onCancel` tells it a request still in flight was cancelled and will take no answer.
 ///
-/// Both are called on the thread that is inside the store (its `send`, `poll`, `advance`,
-/// `respond` or `close`), never concurrently for one store.
+/// Both are called with no lock of the store held, on a thread inside a call into the store (its
+/// `send`, `poll`, `advance`, `respond` or `close`), never concurrently for one store; in pull
+/// mode (``RequestDelivery/queued``) neither is called: see ``Store/takeRequests()``.
 public struct HostRequestHandler: Sendable {
   public var onRequest: @Sendable (HostRequestInfo) -> Void
   public var onCancel: @Sendable (UInt64) -> Void

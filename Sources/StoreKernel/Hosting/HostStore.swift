@@ -47,4 +47,7 @@ public protocol HostStore: AnyObject, Sendable {
   /// the store. Idempotent.
   func close()
   var isClosed: Bool { get }
+  /// Whether a host callback unwound out of the store (C++ exception, longjmp): the host must
+  /// then refuse every call but `close`. Notices first whether one of this thread's just did.
+  var isUnwound: Bool { get }
 }

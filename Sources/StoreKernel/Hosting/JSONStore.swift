@@ -172,4 +172,6 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   func close() { store.close() }
 
   var isClosed: Bool { store.isClosed }
+
+  var isUnwound: Bool { store.isUnwound }
 }

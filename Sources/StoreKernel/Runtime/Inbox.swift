@@ -15,6 +15,8 @@ final class Inbox: @unchecked Sendable {
   /// Pull mode: requests and cancellation notices waiting for the host to take them.
   private var notices: [HostRequestNotice] = []
   private var eventFD: Int32 = -1
+  /// The store has closed: items are refused (dropped at once).
+  private var closed = false
   @usableFromInline let count = Atomic<Int>(0)
   /// The thread holding the store, 0 if none.
   @usableFromInline let owner = Atomic<UInt>(0)
@@ -29,12 +31,27 @@ final class Inbox: @unchecked Sendable {
     }
   }
 
-  /// Queues `item` to run on the thread holding the store.
+  /// Queues `item` to run on the thread holding the store; drops it once the store has closed.
   func push(_ item: @escaping () -> Void) {
     lock.withLock {
+      guard !closed else { return }
       items.append(item)
       arrived()
     }
+  }
+
+  /// Drops the items waiting and refuses later ones (the store has closed).
+  ///
+  /// NB: an item is a closure that holds the store's core: one left here would keep it alive.
+  func close() {
+    let dropped: FIFO<() -> Void> = lock.withLock {
+      closed = true
+      let dropped = items
+      count.subtract(items.count, ordering: .releasing)
+      items = FIFO()
+      return dropped
+    }
+    _ = dropped  // released outside the lock
   }
 
   /// Pull mode: keeps `notice` until the host takes it; the descriptor is readable meanwhile.

@@ -16,6 +16,18 @@ final class StoreCore<Action>: @unchecked Sendable {
   @usableFromInline let closedFlag = Atomic<Bool>(false)
   /// Whether the wake descriptor is open (the fast path of `send` then steps aside).
   @usableFromInline let wakeOpen = Atomic<Bool>(false)
+  /// The wake descriptor's fd once made (-1 before): read without any lock.
+  let wakeFD = Atomic<Int32>(-1)
+  /// Guards `wake`, which the holder settles and `fileDescriptor()` makes without the store.
+  let wakeLock = PlainLock()
+  /// The state version as of the end of the last call: what `version` gives without waiting.
+  @usableFromInline let publishedVersion = Atomic<UInt64>(0)
+  /// The last call left the version to be computed: `publishedVersion` may be behind the state.
+  @usableFromInline let versionStale = Atomic<Bool>(false)
+  /// Who delivers the outbox, and whether a callback unwound (``DispatchControl``).
+  let dispatch = DispatchControl()
+  /// How many events wait in the outbox (read without the lock, to skip the dispatch).
+  @usableFromInline let outboxCount = Atomic<Int>(0)
 
   // -- holder
   /// The actions waiting to be reduced.
@@ -38,10 +50,13 @@ final class StoreCore<Action>: @unchecked Sendable {
   /// Set by a test store: effects remember the action that started them.
   var recordsOrigins = false
   var origin: String?
+  /// Behind `wakeLock`.
   var wake: WakeDescriptor?
+  /// Host requests, cancellations and notifications, delivered after the store is let go.
+  private var outbox = FIFO<Outgoing>()
 
   // -- any thread, behind its lock
-  private let requests = Mutex(RequestTable<Action>())
+  private let requests = Guarded(RequestTable<Action>())
 
   init(clock: StoreClock) {
     self.clock = clock
@@ -61,6 +76,30 @@ final class StoreCore<Action>: @unchecked Sendable {
   /// Whether the calling thread holds the store.
   @inlinable
   var isHeldByCurrentThread: Bool { inbox.owner.load(ordering: .relaxed) == currentThreadID() }
+
+  /// Whether the calling thread is inside the store: holding it, or inside one of its callbacks
+  /// (delivering its outbox). Calls that would run the store are then queued, not recursed into.
+  @usableFromInline
+  var isInsideOnCurrentThread: Bool {
+    isHeldByCurrentThread || dispatch.isCurrentThread
+  }
+
+  // MARK: - Outbox (holder)
+
+  /// Queues an event for the host, delivered once the store is let go.
+  func post(_ event: Outgoing) {
+    outbox.append(event)
+    outboxCount.add(1, ordering: .releasing)
+  }
+
+  func nextOutgoing() -> Outgoing? {
+    guard let event = outbox.popFirst() else { return nil }
+    outboxCount.subtract(1, ordering: .releasing)
+    return event
+  }
+
+  @usableFromInline
+  var hasOutgoing: Bool { outboxCount.load(ordering: .acquiring) > 0 }
 
   /// Whether nothing at all waits: no action, no inbox work, no timer, no wake descriptor to
   /// settle. What lets `send` skip the general loop.
@@ -275,8 +314,8 @@ final class StoreCore<Action>: @unchecked Sendable {
       report("request #\(leaf.id) \"\(leaf.request.name)\" cancelled")
       if queuedRequests {
         inbox.push(notice: .cancelled(leaf.id))
-      } else {
-        handler?.onCancel(leaf.id)
+      } else if handler != nil {
+        post(.cancel(leaf.id))
       }
       finish(leaf)
     default:
@@ -318,7 +357,7 @@ final class StoreCore<Action>: @unchecked Sendable {
     if queuedRequests {
       inbox.push(notice: .request(info))
     } else {
-      handler?.onRequest(info)
+      post(.request(info))
     }
     if !waits { done?() }
   }
@@ -446,12 +485,17 @@ final class StoreCore<Action>: @unchecked Sendable {
         break
       }
     }
+    // NB: answers and sends that raced with the close and lost are dropped here, and the inbox
+    // takes no more: a closure left in it would keep this core alive for ever (a leak).
+    inbox.close()
     actions.pointee.removeAll()
-    handler = nil
-    inbox.settleWake(stop: true)
-    wake?.close()
-    wake = nil
-    wakeOpen.store(false, ordering: .relaxed)
+    wakeLock.withLock {
+      inbox.settleWake(stop: true)
+      wake?.close()
+      wake = nil
+      wakeFD.store(-1, ordering: .releasing)
+      wakeOpen.store(false, ordering: .relaxed)
+    }
   }
 
   func report(_ message: String) {

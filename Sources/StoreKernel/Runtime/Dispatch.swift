@@ -1,0 +1,225 @@
+import CSystem
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What a store's call leaves for the host, to be delivered once the store is let go: host
+/// requests, cancellations, and subscriber notifications.
+enum Outgoing {
+  case request(HostRequestInfo)
+  case cancel(UInt64)
+  case notify
+}
+
+/// Who delivers a store's outgoing events, and whether a callback unwound out of it.
+///
+/// NB: callbacks run with no store lock held. One thread at a time per store delivers them (the
+/// dispatcher: a flag, not a lock): a call that finds another thread delivering leaves its events
+/// to it and returns without waiting, which is what keeps two stores whose callbacks call each
+/// other from waiting on each other. The few calls that must wait for a callback on another
+/// thread (free, replacing a handler, unsubscribing) wait on `changed`, and give up once the
+/// store is found unwound.
+final class DispatchControl: @unchecked Sendable {
+  /// The thread delivering, 0 if none.
+  let thread = Atomic<UInt>(0)
+  /// Whether the dispatcher is inside a host callback now.
+  let inCallback = Atomic<Bool>(false)
+  /// A callback unwound out of a dispatch: the store refuses every call.
+  let unwound = Atomic<Bool>(false)
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private let changed: UnsafeMutablePointer<pthread_cond_t>
+
+  init() {
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+    changed = .allocate(capacity: 1)
+    changed.initialize(to: pthread_cond_t())
+    pthread_cond_init(changed, nil)
+  }
+
+  deinit {
+    pthread_cond_destroy(changed)
+    changed.deinitialize(count: 1)
+    changed.deallocate()
+    pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
+    mutex.deallocate()
+  }
+
+  var isUnwound: Bool { unwound.load(ordering: .acquiring) }
+
+  /// Whether the calling thread is delivering this store's events (so is inside its callbacks).
+  @inline(__always)
+  var isCurrentThread: Bool { thread.load(ordering: .acquiring) == currentThreadID() }
+
+  /// Becomes the dispatcher unless another thread is (or this store is unwound); returns
+  /// whether it did, and whether the unwind watch recorded it (pass that to ``release(_:)``).
+  func claim() -> (claimed: Bool, recorded: Bool) {
+    guard !isUnwound else { return (false, false) }
+    let claimed = thread.compareExchange(
+      expected: 0, desired: currentThreadID(), ordering: .acquiringAndReleasing
+    ).exchanged
+    guard claimed else { return (false, false) }
+    let opaque = Unmanaged.passRetained(self).toOpaque()
+    guard UnwindWatch.enter(opaque) else {
+      Unmanaged.passUnretained(self).release()
+      return (true, false)
+    }
+    return (true, true)
+  }
+
+  /// Stops being the dispatcher.
+  func release(_ recorded: Bool) {
+    if recorded {
+      // NB: a dispatch of another store nested in one of ours, whose callback unwound and was
+      // caught inside ours, is still above our record: it is dead.
+      while let top = UnwindWatch.pop() {
+        let control = Unmanaged<DispatchControl>.fromOpaque(top).takeRetainedValue()
+        if control === self { break }
+        control.markUnwound()
+      }
+    }
+    signal { thread.store(0, ordering: .releasing) }
+  }
+
+  /// Calls a host callback: marks the frame for the unwind watch, and lets waiters know.
+  @inline(never)
+  func call(_ body: () -> Void) {
+    inCallback.store(true, ordering: .releasing)
+    UnwindWatch.mark(inCallback: true)
+    body()
+    UnwindWatch.mark(inCallback: false)
+    signal { inCallback.store(false, ordering: .releasing) }
+  }
+
+  /// Waits while another thread is delivering (`untilIdle`) or is inside a callback; returns at
+  /// once on the dispatcher's own thread and once the store is unwound.
+  func waitForOtherThread(untilIdle: Bool) {
+    let me = currentThreadID()
+    pthread_mutex_lock(mutex)
+    while !isUnwound {
+      let dispatcher = thread.load(ordering: .acquiring)
+      guard dispatcher != 0, dispatcher != me else { break }
+      guard untilIdle || inCallback.load(ordering: .acquiring) else { break }
+      // NB: timed, so that a dispatcher found unwound by its own thread's next call (which
+      // signals) or never found cannot hold this thread for longer than a tick at a time.
+      var deadline = timespec()
+      clock_gettime(CLOCK_REALTIME, &deadline)
+      deadline.tv_nsec += 50_000_000
+      if deadline.tv_nsec >= 1_000_000_000 {
+        deadline.tv_sec += 1
+        deadline.tv_nsec -= 1_000_000_000
+      }
+      pthread_cond_timedwait(changed, mutex, &deadline)
+    }
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// Marks the store unwound: its dispatcher is gone.
+  func markUnwound() {
+    signal {
+      unwound.store(true, ordering: .releasing)
+      inCallback.store(false, ordering: .releasing)
+      thread.store(0, ordering: .releasing)
+    }
+  }
+
+  private func signal(_ change: () -> Void) {
+    pthread_mutex_lock(mutex)
+    change()
+    pthread_cond_broadcast(changed)
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// Finds the dispatches on this thread whose callback frame is gone (a callback unwound out of
+  /// them) and marks their stores unwound.
+  ///
+  /// NB: called at the start of a host's call: a frame deeper than the caller's position is the
+  /// one of a callback still running (a call from inside it); one above it is dead.
+  @inline(never)
+  static func noticeUnwinding() {
+    guard UnwindWatch.isActive else { return }
+    let here = UInt(csystem_stack_address())
+    while let dead = UnwindWatch.dead(below: here) {
+      let control = Unmanaged<DispatchControl>.fromOpaque(dead).takeRetainedValue()
+      control.markUnwound()
+    }
+  }
+}
+
+/// The dispatch frames live on this thread, outermost first (so deepest last): for each, its
+/// store's ``DispatchControl`` (retained) and, while a callback runs, the stack address where it
+/// was called (0 between callbacks).
+///
+/// NB: a pthread key rather than C `_Thread_local`: a C source in CSystem would carry DWARF 5
+/// debug info, which the valgrind of `make test-c` cannot read.
+enum UnwindWatch {
+  static let capacity = 64
+  private struct Entry {
+    var store: UnsafeMutableRawPointer?
+    var frame: UInt
+  }
+
+  private static let key: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { raw in
+      // NB: a thread ending with no dispatch live (the normal case): its frames go with it.
+      raw?.assumingMemoryBound(to: Entry.self).deallocate()
+    }
+    return key
+  }()
+
+  /// This thread's frames: entry 0's `frame` is the depth; entries 1... are the dispatches.
+  private static var frames: UnsafeMutablePointer<Entry> {
+    if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: Entry.self) }
+    let frames = UnsafeMutablePointer<Entry>.allocate(capacity: capacity + 1)
+    frames.initialize(repeating: Entry(store: nil, frame: 0), count: capacity + 1)
+    pthread_setspecific(key, frames)
+    return frames
+  }
+
+  private static var existing: UnsafeMutablePointer<Entry>? {
+    pthread_getspecific(key)?.assumingMemoryBound(to: Entry.self)
+  }
+
+  static var isActive: Bool { (existing?[0].frame ?? 0) > 0 }
+
+  /// Records a dispatch of `store`; false (nothing recorded) when 64 are already live.
+  static func enter(_ store: UnsafeMutableRawPointer) -> Bool {
+    let frames = self.frames
+    let depth = Int(frames[0].frame)
+    guard depth < capacity else { return false }
+    frames[depth + 1] = Entry(store: store, frame: 0)
+    frames[0].frame = UInt(depth + 1)
+    return true
+  }
+
+  /// Marks, for the innermost dispatch, that a callback starts here or has returned.
+  @inline(never)
+  static func mark(inCallback: Bool) {
+    guard let frames = existing, frames[0].frame > 0 else { return }
+    frames[Int(frames[0].frame)].frame = inCallback ? UInt(csystem_stack_address()) : 0
+  }
+
+  /// Forgets the innermost dispatch; returns its store.
+  static func pop() -> UnsafeMutableRawPointer? {
+    guard let frames = existing, frames[0].frame > 0 else { return nil }
+    let depth = Int(frames[0].frame)
+    frames[0].frame = UInt(depth - 1)
+    return frames[depth].store
+  }
+
+  /// If the innermost dispatch is inside a callback whose frame is above `here` (dead: the
+  /// callback unwound), forgets it and returns its store.
+  static func dead(below here: UInt) -> UnsafeMutableRawPointer? {
+    guard let frames = existing, frames[0].frame > 0 else { return nil }
+    let top = frames[Int(frames[0].frame)]
+    guard top.frame != 0, top.frame < here else { return nil }
+    return pop()
+  }
+}
