@@ -69,7 +69,7 @@ class Options(ctypes.Structure):
         ("requests", ctypes.c_int32),
         ("seed", ctypes.c_uint64),
         ("answers", ctypes.c_int32),
-        ("reserved0", ctypes.c_int32),
+        ("record", ctypes.c_int32),
         ("reserved", ctypes.c_uint64 * 4),
     ]
 
