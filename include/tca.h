@@ -628,7 +628,8 @@ tca_status tca_store_journal(tca_store *store, char **out_json, size_t *out_leng
  *
  * The replay makes no host requests: the journal answers them. Requests it leaves unanswered
  * wait for the host: in pull mode (options->requests = TCA_REQUESTS_QUEUED) the first
- * tca_store_take_requests returns them; in callback mode they go to the first handler set.
+ * tca_store_take_requests returns them; in callback mode the request callback gets them at the
+ * first tca_store_send, tca_store_poll or tca_store_advance once a handler is set.
  * From `options` (NULL: the defaults) the replay takes `threaded`, `requests` and `answers`; the
  * clock is always manual, the seed the journal's, and the new store records (its journal starts
  * with the inputs replayed).

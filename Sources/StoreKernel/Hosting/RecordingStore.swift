@@ -247,6 +247,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   // MARK: - HostStore
 
   func send(json action: UnsafeBufferPointer<UInt8>) throws(StoreError) {
+    deliverLeftovers()
     let canonical: [UInt8]
     do throws(JSONError) {
       canonical = try access.canonicalAction(action)
@@ -283,11 +284,22 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     guard !inner.isClosed else { throw .closed }
     lock.lock()
     hostHandler = handler
-    let waiting = queued || handler == nil ? [] : leftovers
-    if !waiting.isEmpty { leftovers = [] }
     lock.unlock()
-    // NB: a replay's unanswered requests go to the first handler set.
-    for info in waiting { inCallback { handler?.onRequest(info) } }
+  }
+
+  /// In callback mode, gives the requests a replay left unanswered to the host's handler: at
+  /// the first `send`, `poll` or `advance` once one is set, so a host has the time to set up
+  /// what answers them.
+  private func deliverLeftovers() {
+    lock.lock()
+    guard !queued, !leftovers.isEmpty, let handler = hostHandler else {
+      lock.unlock()
+      return
+    }
+    let waiting = leftovers
+    leftovers = []
+    lock.unlock()
+    for info in waiting { inCallback { handler.onRequest(info) } }
   }
 
   func respond(to id: UInt64, json: UnsafeBufferPointer<UInt8>) throws(StoreError) {
@@ -329,6 +341,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   }
 
   func poll() throws(StoreError) -> Int {
+    deliverLeftovers()
     // NB: on a manual clock a poll only applies answers, which are recorded as given.
     guard access.clock == .real else { return try inner.poll() }
     let sequence = begin(Array("{\"poll\":true".utf8))
@@ -344,6 +357,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   }
 
   func advance(milliseconds: UInt64) throws(StoreError) -> Int {
+    deliverLeftovers()
     guard access.clock == .manual else { return try inner.advance(milliseconds: milliseconds) }
     return try recording(Array("{\"advance\":\(milliseconds)".utf8)) { () throws(StoreError) in
       try inner.advance(milliseconds: milliseconds)
