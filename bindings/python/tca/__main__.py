@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Iterator, List, Optional, TextIO, Tuple
+from typing import Any, Dict, Iterator, List, Optional, TextIO, Tuple
 
 from . import TCAError
 from ._codec import dumps
@@ -60,7 +60,7 @@ def changes(before: Any, after: Any, path: str = "") -> Iterator[str]:
     yield f"{path or '(state)'}: {shown[0]} -> {shown[1]}"
 
 
-def describe(line: dict) -> str:
+def describe(line: Dict[str, Any]) -> str:
     """An input line as one phrase: `send {...}`, `respond #1 "..."`, `advance 500 ms`."""
     if "send" in line:
         return f"send {dumps(line['send'])}"
@@ -79,7 +79,7 @@ def describe(line: dict) -> str:
     return dumps(line)
 
 
-def _lines(text: str) -> List[Tuple[str, dict]]:
+def _lines(text: str) -> List[Tuple[str, Dict[str, Any]]]:
     parsed = []
     for number, raw in enumerate(text.split("\n"), 1):
         if not raw.strip():

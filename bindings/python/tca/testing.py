@@ -29,7 +29,7 @@ import copy
 import ctypes
 import difflib
 import json
-from typing import Any, Callable, Dict, List, Mapping, Optional, Union
+from typing import Any, Callable, Dict, List, Mapping, NoReturn, Optional, Union
 
 from . import _native
 from ._codec import dumps, encode
@@ -201,7 +201,6 @@ class TestStore:
         waiting = [r for r in self._requests if not r.finished or not r.asserted]
         listed = "\n".join(f"  {r!r}" for r in waiting) or "  (none)"
         self._fail(f"Expected a request {name!r}, but none is waiting. Waiting:\n{listed}")
-        raise AssertionError  # pragma: no cover - _fail raised
 
     def advance(self, ms: int) -> None:
         """Moves the clock by `ms` milliseconds; actions that timers feed back are to be
@@ -244,7 +243,7 @@ class TestStore:
 
     # ---- inner workings ----------------------------------------------------------------------
 
-    def _fail(self, message: str) -> None:
+    def _fail(self, message: str) -> NoReturn:
         raise AssertionError(message)
 
     def _list_received(self) -> str:
