@@ -58,7 +58,8 @@ static void test_replay_to_every_version(void) {
     states[count++] = state_of(store);
   }
   char *journal = journal_of(store);
-  const char *header = "{\"tcaJournal\":1,\"feature\":\"counter\",\"clock\":\"manual\",\"seed\":7,";
+  const char *header =
+      "{\"tcaJournal\":1,\"feature\":\"counter\",\"clock\":\"manual\",\"seed\":7,";
   CHECK(strncmp(journal, header, strlen(header)) == 0);
   /* Actions are kept canonical; the answer given inside the callback is an input too. */
   CHECK_CONTAINS(journal, "{\"send\":{\"incrementButtonTapped\":{}},\"version\":1}\n");
@@ -123,6 +124,57 @@ static void test_replay_leaves_unanswered_requests(void) {
   tca_string_free(state);
   tca_store_free(replayed);
   tca_string_free(journal);
+  tca_store_free(store);
+}
+
+static uint64_t delivered = 0;
+
+static void answer_and_note(void *userdata, tca_store *store, const tca_request *request) {
+  (void)userdata;
+  delivered = request->id;
+  tca_store_respond(store, request->id, "\"late\"");
+}
+
+/* In callback mode, what the journal left unanswered reaches the handler at the first poll,
+ * send or advance once one is set, not before. */
+static void test_replay_in_callback_mode_delivers_later(void) {
+  tca_store *store = recorded("counter", TCA_REQUESTS_QUEUED);
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  char *journal = journal_of(store);
+  tca_store *replayed = NULL;
+  CHECK_STATUS(tca_store_replay(journal, strlen(journal), TCA_VERSION_NONE, NULL, &replayed),
+               TCA_OK);
+  CHECK_STATUS(tca_store_poll(replayed, NULL), TCA_OK);
+  CHECK(delivered == 0);
+  CHECK_STATUS(tca_store_set_request_handler(replayed, answer_and_note, NULL, NULL), TCA_OK);
+  CHECK(delivered == 0);
+  CHECK_STATUS(tca_store_poll(replayed, NULL), TCA_OK);
+  CHECK(delivered == 1);
+  char *state = state_of(replayed);
+  CHECK_CONTAINS(state, "\"numberFact\":\"late\"");
+  tca_string_free(state);
+  tca_store_free(replayed);
+  tca_string_free(journal);
+  tca_store_free(store);
+}
+
+/* A recorded store without a request handler fails requests through its journal. */
+static void test_no_handler_fails_through_the_journal(void) {
+  tca_store *store = recorded("counter", TCA_REQUESTS_CALLBACK);
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  char *state = state_of(store);
+  CHECK_CONTAINS(state, "no handler for \\\"numberFact.fetch\\\"");
+  char *journal = journal_of(store);
+  CHECK_CONTAINS(journal, "{\"fail\":1,\"message\":\"no handler for \\\"numberFact.fetch\\\"");
+  tca_store *replayed = NULL;
+  CHECK_STATUS(tca_store_replay(journal, strlen(journal), TCA_VERSION_NONE, NULL, &replayed),
+               TCA_OK);
+  char *again = state_of(replayed);
+  CHECK(again && state && strcmp(again, state) == 0);
+  tca_string_free(again);
+  tca_store_free(replayed);
+  tca_string_free(journal);
+  tca_string_free(state);
   tca_store_free(store);
 }
 
@@ -218,6 +270,8 @@ static void test_canonical_actions(void) {
 int main(void) {
   test_replay_to_every_version();
   test_replay_leaves_unanswered_requests();
+  test_replay_in_callback_mode_delivers_later();
+  test_no_handler_fails_through_the_journal();
   test_replay_refuses_bad_journals();
   test_stores_that_do_not_record();
   test_reductions_with_their_origin();

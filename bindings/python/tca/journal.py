@@ -79,8 +79,8 @@ class Journal:
         end): its state is the recorded store's at that version, byte for byte, and its requests
         have the same ids. The replay asks nothing of effect handlers (the journal answers);
         requests it leaves unanswered go to the effect handlers at the first `send`, `poll` or
-        `advance` (register them first), or to `take_requests()` with `requests="queued"`. The store runs on a manual clock, with the
-        journal's seed, and records on.
+        `advance` (register them first), or to `take_requests()` with `requests="queued"`. The
+        store runs on a manual clock, with the journal's seed, and records on.
 
         Raises a `tca.JSONError` naming the line of a journal this library cannot read, or the
         error of an input it refuses (`tca.UnknownRequestError`: a journal of another run).

@@ -14,7 +14,9 @@ def store():
 def roll(store, expected_roll, history):
     """A whole roll: tap, animation, haptics, 500 ms, the result."""
     store.send("rollButtonTapped", {"isRolling": True})
-    store.receive("startAnimation", lambda s: s.update(rollAnimationAngle=s["rollAnimationAngle"] + 360))
+    store.receive(
+        "startAnimation", lambda s: s.update(rollAnimationAngle=s["rollAnimationAngle"] + 360)
+    )
     assert store.request("haptics.impact").payload == {"style": "medium"}
     store.advance(499)
     store.advance(1)
@@ -48,8 +50,10 @@ def test_tapping_while_rolling_does_nothing(store):
     store.request("haptics.impact")
     store.send("rollButtonTapped")
     store.advance(500)
-    store.receive({"rollCompleted": 5}, {"isRolling": False, "currentRoll": 5, "rollHistory": [5],
-                                         "lastFiveRolls": [5]})
+    store.receive(
+        {"rollCompleted": 5},
+        {"isRolling": False, "currentRoll": 5, "rollHistory": [5], "lastFiveRolls": [5]},
+    )
     store.finish()
 
 

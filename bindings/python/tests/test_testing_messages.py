@@ -98,7 +98,9 @@ def test_finish_with_a_request_in_flight():
 def test_asking_for_a_request_that_was_not_made():
     store = TestStore("counter")
     message = failure(lambda: store.request("numberFact.fetch"))
-    assert message == "Expected a request 'numberFact.fetch', but none is waiting. Waiting:\n  (none)"
+    assert message == (
+        "Expected a request 'numberFact.fetch', but none is waiting. Waiting:\n  (none)"
+    )
 
 
 def test_answering_a_finished_request():
