@@ -112,7 +112,8 @@ private func recording(_ context: StoreContext) throws(Failure) -> any RecordedH
   exported("tca_canonical_action_n") { () throws(Failure) in
     outJSON?.pointee = nil
     outLength?.pointee = 0
-    try canonical(feature, try bytes(of: action, length: length, "action_json"), outJSON, outLength)
+    let buffer = try bytes(of: action, length: length, "action_json")
+    try canonical(feature, buffer, outJSON, outLength)
   }
 }
 

@@ -35,7 +35,9 @@ public struct FeatureDescriptor: Sendable {
     let initialStateJSON = (try? JSONEncoder().encode(initialState)) ?? Array("{}".utf8)
     self.initialStateJSON = initialStateJSON
     let coding = FeatureCoding<R.State, R.Action>()
-    self.canonical = { (action) throws(JSONError) in try canonicalizeAction(action, coding: coding) }
+    self.canonical = { (action) throws(JSONError) in
+      try canonicalizeAction(action, coding: coding)
+    }
     self.make = { (saved, options) throws(JSONError) -> any HostStore in
       let state: R.State
       if let saved {

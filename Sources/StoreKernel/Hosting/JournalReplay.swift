@@ -126,8 +126,8 @@ public enum JournalReplay {
   /// `version` (`UInt64.max`: to the end), then delivering requests and answers as `options`
   /// say; its unanswered requests wait for the host (its first take, or its handler).
   public static func replay(
-    _ journal: UnsafeBufferPointer<UInt8>, to version: UInt64, feature descriptor: FeatureDescriptor,
-    options: StoreOptions
+    _ journal: UnsafeBufferPointer<UInt8>, to version: UInt64,
+    feature descriptor: FeatureDescriptor, options: StoreOptions
   ) throws(JournalError) -> any HostStore {
     let header = try JournalHeader(of: journal)
     guard header.feature == descriptor.name else {

@@ -70,7 +70,9 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   /// The thread running one of the store's callbacks through this wrapper (0: none).
   private let callbackThread = Atomic<UInt>(0)
 
-  init(inner: any HostStore, access: RecordingAccess, requests: RequestDelivery) throws(StoreError) {
+  init(
+    inner: any HostStore, access: RecordingAccess, requests: RequestDelivery
+  ) throws(StoreError) {
     self.inner = inner
     self.access = access
     self.queued = requests == .queued
@@ -433,7 +435,9 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
     setDelivery: { [store] requests, answers in
       store.setDelivery(requests: requests, answers: answers)
     },
-    canonicalAction: { (action) throws(JSONError) in try canonicalizeAction(action, coding: coding) },
+    canonicalAction: { (action) throws(JSONError) in
+      try canonicalizeAction(action, coding: coding)
+    },
     reductions: log)
   do throws(StoreError) {
     return try RecordingStore(
