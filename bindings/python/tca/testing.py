@@ -184,8 +184,9 @@ class TestStore:
         self._assert_state(f"receive({_show(wanted)})", expected, got["state"])
 
     def request(self, name: str) -> TestRequest:
-        """The oldest host request named `name` still waiting for an answer (or, fire and
-        forget, not yet asserted); fails if there is none."""
+        """The oldest host request named `name` that waits for an answer and was not returned
+        before (else the oldest that waits; a fire-and-forget one: the oldest not returned
+        before). Returning it asserts it; fails if there is none."""
         self._received += self._collect()
         for request in self._requests:
             if request.name == name and not request.finished and not request.asserted:
@@ -210,7 +211,8 @@ class TestStore:
 
     def finish(self) -> None:
         """Fails if actions fed back were never received, requests were never asserted or are
-        still waiting for an answer, or timers are still pending; then ends the store."""
+        still waiting for an answer, or timers are still pending. The store stays open: its
+        `journal()` replays the test (`python -m tca replay`)."""
         self._received += self._collect()
         problems: List[str] = []
         if self.exhaustive:
@@ -237,7 +239,6 @@ class TestStore:
                     f"An effect is still in flight: a timer is due in {deadline} ms "
                     "(advance the clock, or cancel the effect)."
                 )
-        self._store.close()
         if problems:
             self._fail("\n".join(problems))
 
