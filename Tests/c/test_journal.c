@@ -178,6 +178,40 @@ static void test_no_handler_fails_through_the_journal(void) {
   tca_store_free(store);
 }
 
+static void advance_then_undo(void *userdata, tca_store *store, const tca_request *request) {
+  (void)userdata;
+  (void)request;
+  tca_store_advance(store, 500);
+  tca_store_send(store, "\"undoLastRoll\"");
+}
+
+/* A callback that moves the clock, then sends: the store applies the send first (a callback's
+ * clock moves run after its other inputs), and so does the replay. */
+static void test_inputs_of_a_callback_replay_in_the_order_applied(void) {
+  tca_store *store = recorded("dice", TCA_REQUESTS_CALLBACK);
+  CHECK_STATUS(tca_store_set_request_handler(store, advance_then_undo, NULL, NULL), TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "\"rollButtonTapped\""), TCA_OK);
+  char *state = state_of(store);
+  CHECK_CONTAINS(state, "\"isRolling\":false");
+  char *journal = journal_of(store);
+  char *undo = strstr(journal, "undoLastRoll");
+  char *advance = strstr(journal, "{\"advance\":500");
+  CHECK(undo && advance && undo < advance);
+  tca_store *replayed = NULL;
+  CHECK_STATUS(tca_store_replay(journal, strlen(journal), TCA_VERSION_NONE, NULL, &replayed),
+               TCA_OK);
+  char *again = state_of(replayed);
+  if (again && state && strcmp(again, state) != 0) {
+    fprintf(stderr, "  replayed %s\n  recorded %s\n%s", again, state, journal);
+  }
+  CHECK(again && state && strcmp(again, state) == 0);
+  tca_string_free(again);
+  tca_store_free(replayed);
+  tca_string_free(journal);
+  tca_string_free(state);
+  tca_store_free(store);
+}
+
 static void test_replay_refuses_bad_journals(void) {
   tca_store *out = (tca_store *)&out;
   const char *garbage = "not json\n";
@@ -272,6 +306,7 @@ int main(void) {
   test_replay_leaves_unanswered_requests();
   test_replay_in_callback_mode_delivers_later();
   test_no_handler_fails_through_the_journal();
+  test_inputs_of_a_callback_replay_in_the_order_applied();
   test_replay_refuses_bad_journals();
   test_stores_that_do_not_record();
   test_reductions_with_their_origin();

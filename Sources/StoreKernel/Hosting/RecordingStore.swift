@@ -54,6 +54,9 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     let isInput: Bool
     var version: UInt64?
     var at: Int64?
+    /// The callback run it was given in (0: none).
+    var run: UInt64 = 0
+    var isAdvance = false
   }
 
   let inner: any HostStore
@@ -69,6 +72,17 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   private var queued: Bool
   /// The thread running one of the store's callbacks through this wrapper (0: none).
   private let callbackThread = Atomic<UInt>(0)
+  /// The callback run in progress (0: none), the last one's number, and the version the last
+  /// subscribers' run was told of.
+  private var run: UInt64 = 0
+  private var runs: UInt64 = 0
+  private var subscribersRun: (run: UInt64, version: UInt64)?
+  /// What a replay adds to the kernel's version to give the recorded one (wrapping).
+  ///
+  /// NB: inputs given in one callback are applied in one go, and the recorded store's version
+  /// bumps once for them; a replay gives them one call each and may bump more. Its versions
+  /// are the journal's all the same: after each input it replays, the offset is set so.
+  private let versionOffset = Atomic<UInt64>(0)
 
   init(
     inner: any HostStore, access: RecordingAccess, requests: RequestDelivery
@@ -102,7 +116,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   func takeReductions() -> [UInt8] { access.reductions.take() }
 
   func journal() -> [UInt8] {
-    let version = inner.version
+    let version = self.version
     lock.lock()
     let kept = entries
     lock.unlock()
@@ -123,10 +137,15 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
 
   /// Writes an input line (`line` without its closing brace) before the input is given;
   /// returns its sequence number, for ``settle(_:at:failed:)``.
-  private func begin(_ line: [UInt8]) -> UInt64 {
+  ///
+  /// NB: the inputs a callback gives are applied once it returns, the clock's moves last (the
+  /// kernel sums them and runs them after the queue of inputs): an input given in a callback
+  /// goes before the moves given earlier in the same run, as it is applied.
+  private func begin(_ line: [UInt8], isAdvance: Bool = false) -> UInt64 {
     // NB: read outside the lock: reading the version may wait for a call in progress, whose
     // callbacks may be recording.
-    let version: UInt64? = isInsideCallback ? nil : inner.version
+    let nested = isInsideCallback
+    let version: UInt64? = nested ? nil : self.version
     lock.lock()
     defer { lock.unlock() }
     if let version {
@@ -138,7 +157,16 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     }
     let sequence = nextSequence
     nextSequence &+= 1
-    entries.append(Entry(sequence: sequence, line: line, isInput: true, version: nil, at: nil))
+    var entry = Entry(sequence: sequence, line: line, isInput: true, version: nil, at: nil)
+    entry.run = nested ? run : 0
+    entry.isAdvance = isAdvance
+    var index = entries.endIndex
+    if nested && !isAdvance {
+      while index > 0, entries[index - 1].run == run, entries[index - 1].isAdvance {
+        index -= 1
+      }
+    }
+    entries.insert(entry, at: index)
     return sequence
   }
 
@@ -158,9 +186,9 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
 
   /// Runs `body`, the input `line` given to the store, recording it unless it throws.
   private func recording<R>(
-    _ line: [UInt8], _ body: () throws(StoreError) -> R
+    _ line: [UInt8], isAdvance: Bool = false, _ body: () throws(StoreError) -> R
   ) throws(StoreError) -> R {
-    let sequence = begin(line)
+    let sequence = begin(line, isAdvance: isAdvance)
     do {
       let result = try body()
       settle(sequence, failed: false)
@@ -188,11 +216,26 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     note(line)
   }
 
-  /// Runs a callback of the store, marking this thread as inside it.
-  private func inCallback(_ body: () -> Void) {
+  /// Runs a callback of the store, marking this thread as inside it. `version`: a subscriber's,
+  /// told of that version (the subscribers of one notification are one run: the inputs they
+  /// give are applied together once they all returned).
+  private func inCallback(subscriberOf version: UInt64? = nil, _ body: () -> Void) {
+    lock.lock()
+    let outer = run
+    if let version, let last = subscribersRun, last.version == version, last.run == runs {
+      run = last.run
+    } else {
+      runs &+= 1
+      run = runs
+      subscribersRun = version.map { (runs, $0) }
+    }
+    lock.unlock()
     let previous = callbackThread.exchange(currentThreadID(), ordering: .acquiringAndReleasing)
     body()
     callbackThread.store(previous, ordering: .releasing)
+    lock.lock()
+    run = outer
+    lock.unlock()
   }
 
   private func recordingHandler() -> HostRequestHandler {
@@ -236,6 +279,11 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     if requests == .callback { try? inner.setRequestHandler(recordingHandler()) }
   }
 
+  /// Makes the version read now `recorded`, the journal's (replays).
+  func alignVersion(to recorded: UInt64) {
+    versionOffset.store(recorded &- inner.version, ordering: .releasing)
+  }
+
   /// Moves a manual clock to `nanoseconds` since the store was made, firing the timers due
   /// (a replay's `clock` and `at`); recorded as a `clock` input.
   func moveClock(to nanoseconds: Int64) throws(StoreError) {
@@ -271,12 +319,13 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
 
   func stateJSON() throws(StoreError) -> [UInt8] { try inner.stateJSON() }
 
-  var version: UInt64 { inner.version }
+  var version: UInt64 { inner.version &+ versionOffset.load(ordering: .acquiring) }
 
   func subscribe(_ callback: @escaping @Sendable (UInt64) -> Void) throws(StoreError) -> UInt64 {
     try inner.subscribe { [weak self] version in
       guard let self else { return callback(version) }
-      self.inCallback { callback(version) }
+      let shown = version &+ self.versionOffset.load(ordering: .acquiring)
+      self.inCallback(subscriberOf: version) { callback(shown) }
     }
   }
 
@@ -361,8 +410,8 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   func advance(milliseconds: UInt64) throws(StoreError) -> Int {
     deliverLeftovers()
     guard access.clock == .manual else { return try inner.advance(milliseconds: milliseconds) }
-    return try recording(Array("{\"advance\":\(milliseconds)".utf8)) { () throws(StoreError) in
-      try inner.advance(milliseconds: milliseconds)
+    return try recording(Array("{\"advance\":\(milliseconds)".utf8), isAdvance: true) {
+      () throws(StoreError) in try inner.advance(milliseconds: milliseconds)
     }
   }
 

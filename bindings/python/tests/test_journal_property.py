@@ -1,6 +1,6 @@
 """The journal's promise, as a property: random sessions on every built-in feature — actions,
-requests answered, failed, completed and cancelled (re-taps), answers given inside callbacks and
-later, the clock advanced — are recorded, and each is replayed to 10 random versions: the state
+requests answered, failed and cancelled (re-taps), answers, sends and clock moves given inside
+callbacks and later, the clock advanced — are recorded, and each is replayed to 10 random versions: the state
 JSON is the recorded store's at that version, byte for byte, and the replayed store's version is
 that version."""
 
@@ -85,7 +85,12 @@ def record_session(feature, seed, requests):
 
     if requests == "callback":
         def handle(request):
-            # Answers some at once, inside the callback; keeps the others for later.
+            # Sometimes moves the clock or sends from inside the callback (applied once it
+            # returns, the clock last); answers some at once; keeps the others for later.
+            if rng.random() < 0.2:
+                store.advance(rng.choice([100, 500]))
+            if rng.random() < 0.2:
+                store.send(ACTIONS[feature](rng, store.state))
             if request.kind == "fireAndForget":
                 return
             if rng.random() < 0.4:
