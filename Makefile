@@ -30,6 +30,7 @@ C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.[ch]') Package.swift scripts/tca.map Makefile
 
 .PHONY: all lib demo test test-swift test-c test-unwind-cxx test-python python-test-deps venv test-own-feature bench install clean \
+  test-cdef test-cpp test-rust test-lua test-dotnet lua-cdef bench-bindings \
   abi-check sanitize sanitize-address sanitize-thread examples test-install install-test-deps \
   test-new-feature
 
@@ -62,7 +63,8 @@ demo: $(C_EXAMPLES) $(VENV)/.installed
 
 # ---- tests -------------------------------------------------------------------------------------
 
-test: lib test-swift test-c test-unwind-cxx test-python test-own-feature test-new-feature test-install
+test: lib test-swift test-c test-unwind-cxx test-python test-own-feature test-new-feature test-install \
+  test-cpp test-rust test-lua test-dotnet
 	@echo "== all tests passed"
 
 test-swift:
@@ -81,7 +83,7 @@ VALGRIND       ?= valgrind
 VALGRIND_FLAGS := -q --error-exitcode=97 --leak-check=full --show-leak-kinds=definite \
   --errors-for-leak-kinds=definite --suppressions=$(CURDIR)/scripts/valgrind-swift.supp
 
-test-c: $(C_TESTS) $(BUILD)/tests/header_c99.o $(BUILD)/tests/header_cxx.o abi-check
+test-c: $(C_TESTS) $(BUILD)/tests/header_c99.o $(BUILD)/tests/header_cxx.o abi-check test-cdef
 	@echo "== C tests"
 	@for t in $(C_TESTS); do echo "-- $$t"; $$t || exit 1; done
 	@echo "== C tests under valgrind"
@@ -116,6 +118,15 @@ $(BUILD)/tests/header_c99.o: include/tca.h
 $(BUILD)/tests/header_cxx.o: include/tca.h
 	mkdir -p $(BUILD)/tests
 	echo '#include "tca.h"' | c++ -std=c++17 -Wall -Wextra -Werror -Iinclude -x c++ -c - -o $@
+
+# The preprocessed header loads in LuaJIT's ffi.cdef as it is (Tests/lua/test_cdef.lua); luajit is
+# installed by scripts/need-tools.sh where missing (a skip line without it; on CI, a failure).
+test-cdef: $(LIB)
+	@echo "== tca.h through LuaJIT's ffi.cdef"
+	@if scripts/need-tools.sh "the cdef test" luajit:luajit; then \
+	  mkdir -p $(BUILD)/tests && $(CC) -E -P include/tca.h > $(BUILD)/tests/tca.cdef.h && \
+	  luajit Tests/lua/test_cdef.lua $(BUILD)/tests/tca.cdef.h $(LIBDIR)/libtca.so.$(SOMAJOR); \
+	else [ $$? = 1 ]; fi
 
 $(VENV)/.installed: bindings/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -168,6 +179,115 @@ wheel: $(LIB) $(VENV)/.installed
 	    --wheel-dir $(WHEEL_DIR) $(BUILD)/wheel-src
 	@ls $(WHEEL_DIR)/*.whl
 
+# ---- language bindings (docs/cpp.md, docs/rust.md, docs/lua.md, docs/dotnet.md) ---------------
+# Each test-<language> builds its binding's tests and examples against build/lib and runs them;
+# its toolchain comes from Debian's packages where missing (scripts/need-tools.sh: a skip line
+# without it, a failure on CI).
+
+CXX          ?= c++
+CXXFLAGS_TCA := -std=c++17 -Wall -Wextra -Werror -O2 -g
+CPP_BUILD    := $(BUILD)/cpp
+
+$(CPP_BUILD)/%: bindings/cpp/*/%.cpp include/tca.hpp include/tca.h $(LIB)
+	mkdir -p $(CPP_BUILD)
+	$(CXX) $(CXXFLAGS_TCA) $(filter %.cpp,$^) -o $@ $(C_LINK)
+
+# The C++ tests run as built and under valgrind (a leaked string or store fails them); the example
+# must print the seeded roll and the host's fact.
+test-cpp: $(CPP_BUILD)/test_store $(CPP_BUILD)/game
+	@echo "== C++ tests (include/tca.hpp)"
+	$(CPP_BUILD)/test_store
+	$(VALGRIND) $(VALGRIND_FLAGS) $(CPP_BUILD)/test_store
+	$(CPP_BUILD)/game > $(CPP_BUILD)/game.out
+	grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(CPP_BUILD)/game.out
+	grep -q '^counter: 2 .* 2 is the number of this example.' $(CPP_BUILD)/game.out
+	@echo "== C++ example ok: $$(grep '^dice:' $(CPP_BUILD)/game.out)"
+
+CARGO      ?= cargo
+RUST_BUILD := $(CURDIR)/$(BUILD)/rust
+RUST_ENV   := CARGO_TARGET_DIR=$(RUST_BUILD) TCA_LIB_DIR=$(CURDIR)/$(LIBDIR)
+
+# cargo test --offline (the crate has no dependencies), the test binary again under valgrind, and
+# the example, which must print the seeded roll and the host's fact. Cargo from rustup
+# (~/.cargo/bin) or Debian's cargo package (the crate avoids let-else and std::hint::black_box,
+# newer than Debian 12's Rust 1.63).
+test-rust: $(LIB)
+	@echo "== Rust tests (bindings/rust)"
+	@export PATH="$$PATH:$$HOME/.cargo/bin"; if scripts/need-tools.sh "the Rust tests" cargo:cargo; then \
+	  cd bindings/rust && $(RUST_ENV) $(CARGO) test --offline -q && \
+	  tests=$$($(RUST_ENV) $(CARGO) test --offline --no-run --message-format=json 2>/dev/null \
+	    | sed -n 's/.*"executable":"\([^"]*\/api-[^"]*\)".*/\1/p' | head -1) && \
+	  test -n "$$tests" && echo "-- valgrind $$tests" && \
+	  $(VALGRIND) $(VALGRIND_FLAGS) "$$tests" --test-threads=1 -q && \
+	  $(RUST_ENV) $(CARGO) run --offline -q --example game > $(RUST_BUILD)/game.out && \
+	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(RUST_BUILD)/game.out && \
+	  grep -q '^counter: 2 .* 2 is the number of this example.' $(RUST_BUILD)/game.out && \
+	  echo "== Rust example ok: $$(grep '^dice:' $(RUST_BUILD)/game.out)"; \
+	else [ $$? = 1 ]; fi
+
+LUA_BUILD := $(CURDIR)/$(BUILD)/lua
+LUA_ENV   := TCA_LIBRARY=$(CURDIR)/$(LIBDIR)/libtca.so.$(SOMAJOR)
+LUA_DEBS  := luajit:luajit love:love xvfb-run:xvfb xauth:xauth pkg:libgl1-mesa-dri
+
+# bindings/lua/tca/cdef.lua: tca.h's declarations for ffi.cdef (test-lua fails when it is stale).
+lua-cdef:
+	scripts/lua-cdef.sh $(CC) > bindings/lua/tca/cdef.lua
+
+# The API tests (and again under valgrind: a string the module did not free is "definitely lost";
+# LuaJIT's own reads past its strings are not counted), 100,000 frames with the JIT on, the
+# example, and the LÖVE game under Xvfb playing one roll: its final state on stdout is checked and
+# its screenshot kept in build/lua/dice-roll.png.
+test-lua: $(LIB)
+	@echo "== Lua tests (bindings/lua)"
+	@if scripts/need-tools.sh "the Lua tests" $(LUA_DEBS); then \
+	  set -e; mkdir -p $(LUA_BUILD); \
+	  scripts/lua-cdef.sh $(CC) | cmp -s - bindings/lua/tca/cdef.lua || \
+	    { echo "bindings/lua/tca/cdef.lua is stale: make lua-cdef"; exit 1; }; \
+	  cd bindings/lua; \
+	  $(LUA_ENV) luajit tests/test_tca.lua; \
+	  $(LUA_ENV) luajit tests/test_frames.lua; \
+	  echo "-- valgrind tests/test_tca.lua"; \
+	  $(LUA_ENV) $(VALGRIND) --leak-check=full --show-leak-kinds=definite \
+	    --suppressions=$(CURDIR)/scripts/valgrind-swift.supp luajit tests/test_tca.lua \
+	    > $(LUA_BUILD)/valgrind.out 2>&1 || { cat $(LUA_BUILD)/valgrind.out; exit 1; }; \
+	  if grep -q "definitely lost: [1-9]" $(LUA_BUILD)/valgrind.out; then \
+	    cat $(LUA_BUILD)/valgrind.out; exit 1; fi; \
+	  $(LUA_ENV) luajit examples/game.lua > $(LUA_BUILD)/game.out; \
+	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(LUA_BUILD)/game.out; \
+	  grep -q '^counter: 2 .* 2 is the number of this example.' $(LUA_BUILD)/game.out; \
+	  echo "== Lua example ok: $$(grep '^dice:' $(LUA_BUILD)/game.out)"; \
+	  rm -rf $(LUA_BUILD)/love-data; \
+	  $(LUA_ENV) TCA_AUTOPLAY=1 XDG_DATA_HOME=$(LUA_BUILD)/love-data timeout 120 \
+	    xvfb-run -a -s "-screen 0 640x480x24" love examples/love-dice > $(LUA_BUILD)/love.out 2>&1 \
+	    || { cat $(LUA_BUILD)/love.out; exit 1; }; \
+	  cat $(LUA_BUILD)/love.out; \
+	  grep -q '^roll landed after 500 ms: 5$$' $(LUA_BUILD)/love.out; \
+	  grep -q '^final state: {"currentRoll":5,"isRolling":false,"rollHistory":\[5\],' \
+	    $(LUA_BUILD)/love.out; \
+	  cp $(LUA_BUILD)/love-data/love/tca-dice/dice-roll.png $(LUA_BUILD)/dice-roll.png; \
+	  echo "== LÖVE dice ok: one roll played, screenshot in build/lua/dice-roll.png"; \
+	else [ $$? = 1 ]; fi
+
+DOTNET_BUILD := $(CURDIR)/$(BUILD)/dotnet
+DOTNET_DEBS  := mcs:mono-mcs mono:mono-devel
+MCS          := mcs -nologo -warnaserror -unsafe
+
+# Tca.dll (Mono's mcs), its tests (stores freed by Dispose and by the SafeHandle's finalizer) and
+# the example, run with mono; libtca is found through LD_LIBRARY_PATH.
+test-dotnet: $(LIB)
+	@echo "== C# tests (bindings/dotnet)"
+	@if scripts/need-tools.sh "the C# tests" $(DOTNET_DEBS); then \
+	  mkdir -p $(DOTNET_BUILD) && \
+	  $(MCS) -target:library -out:$(DOTNET_BUILD)/Tca.dll bindings/dotnet/Tca/*.cs && \
+	  $(MCS) -r:$(DOTNET_BUILD)/Tca.dll -out:$(DOTNET_BUILD)/Tests.exe bindings/dotnet/tests/Tests.cs && \
+	  $(MCS) -r:$(DOTNET_BUILD)/Tca.dll -out:$(DOTNET_BUILD)/Game.exe bindings/dotnet/examples/Game.cs && \
+	  cd $(DOTNET_BUILD) && LD_LIBRARY_PATH=$(CURDIR)/$(LIBDIR) mono Tests.exe && \
+	  LD_LIBRARY_PATH=$(CURDIR)/$(LIBDIR) mono Game.exe > game.out && \
+	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' game.out && \
+	  grep -q '^counter: 2 .* 2 is the number of this example.' game.out && \
+	  echo "== C# example ok: $$(grep '^dice:' game.out)"; \
+	else [ $$? = 1 ]; fi
+
 # ---- benchmarks --------------------------------------------------------------------------------
 # make bench: release builds, then every benchmark, side by side with its alternative in one run:
 # one table on stdout and build/bench.json (docs/benchmarks.md). A quicker, rougher run:
@@ -182,7 +302,7 @@ BENCH_SWIFT   := $(SWIFT) build -c release --product SwiftBench --scratch-path $
 BENCH_CDEFS   := $(shell grep -q tca_store_set_effect_handler include/tca.h && echo -DBENCH_HAVE_EFFECTS)
 PYDUX         := pydux==0.2.2
 
-bench: lib $(BENCH)/SwiftBench $(BENCH)/cbench $(BENCH)/libbenchnoop.so $(VENV)/.bench
+bench: lib $(BENCH)/SwiftBench $(BENCH)/cbench $(BENCH)/libbenchnoop.so $(VENV)/.bench bench-bindings
 	$(VENV)/bin/python Benchmarks/run.py --bench-dir $(BENCH) \
 	  --lib $(LIBDIR)/libtca.so.$(SOMAJOR) --out $(BUILD)/bench.json
 
@@ -199,6 +319,22 @@ $(BENCH)/cbench: Benchmarks/c/bench.c Benchmarks/c/noop.h include/tca.h $(LIB) $
 	$(CC) $(CFLAGS) -O2 $(BENCH_CDEFS) -IBenchmarks/c $< -o $@ $(C_LINK) \
 	  -L$(BENCH) -lbenchnoop -Wl,-rpath,$(CURDIR)/$(BENCH)
 
+# The Bindings rows: each language's send against its own FFI floor (Benchmarks/bindings/), built
+# where the toolchain is (installed as for its tests); run.py skips a row whose program is missing.
+bench-bindings: lib
+	mkdir -p $(BENCH)
+	$(CXX) $(CXXFLAGS_TCA) -O2 Benchmarks/bindings/bench.cpp -o $(BENCH)/cppbench $(C_LINK)
+	@export PATH="$$PATH:$$HOME/.cargo/bin"; if scripts/need-tools.sh "the Rust bench row" cargo:cargo; then \
+	  cd bindings/rust && $(RUST_ENV) $(CARGO) build --offline -q --release --example bench && \
+	  cp $(RUST_BUILD)/release/examples/bench $(CURDIR)/$(BENCH)/rustbench; \
+	else [ $$? = 1 ]; fi
+	@rm -f $(BENCH)/.lua; if scripts/need-tools.sh "the LuaJIT bench row" luajit:luajit; then \
+	  touch $(BENCH)/.lua; else [ $$? = 1 ]; fi
+	@if scripts/need-tools.sh "the C# bench row" $(DOTNET_DEBS); then \
+	  $(MCS) -target:library -out:$(BENCH)/Tca.dll bindings/dotnet/Tca/*.cs && \
+	  $(MCS) -r:$(BENCH)/Tca.dll -out:$(BENCH)/Bench.exe Benchmarks/bindings/Bench.cs; \
+	else [ $$? = 1 ]; fi
+
 $(VENV)/.bench: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet $(PYDUX)
 	touch $@
@@ -209,6 +345,8 @@ $(VENV)/.bench: $(VENV)/.installed
 # .build-thread; the Swift runtime then comes from the toolchain's shared libraries, and the test
 # programs are built with the toolchain's clang, whose sanitizer runtimes match the Swift ones).
 # Any report fails the run. One sanitizer: make sanitize-address, make sanitize-thread.
+# NB: test_unwind runs without leak detection: a longjmp out of a callback leaks what the frames
+# it skipped held (tca.h), which is not what it checks.
 
 SWIFT_BIN      := $(dir $(realpath $(shell command -v $(SWIFT))))
 SAN_CC         ?= $(SWIFT_BIN)clang
@@ -229,7 +367,9 @@ sanitize-address sanitize-thread: sanitize-%:
 	    -L$(BUILD)/$*/lib -ltca -Wl,-rpath,$(CURDIR)/$(BUILD)/$*/lib \
 	    -L$(SWIFT_LINUXLIB) -Wl,-rpath,$(SWIFT_LINUXLIB) -ldispatch -lBlocksRuntime -lpthread \
 	    || exit 1; \
-	  echo "-- $* $$t"; $(SAN_OPTIONS) $(BUILD)/$*/$$t || exit 1; \
+	  leaks=1; [ $$t = test_unwind ] && leaks=0; \
+	  echo "-- $* $$t"; $(SAN_OPTIONS) ASAN_OPTIONS=detect_leaks=$$leaks:halt_on_error=1:abort_on_error=0 \
+	    $(BUILD)/$*/$$t || exit 1; \
 	done
 
 # The template of docs/own-features.md, built out of tree as a user's package would be: its own

@@ -23,7 +23,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-GROUP_ORDER = ["JSON", "Kernel", "C ABI", "Python", "Memory"]
+GROUP_ORDER = ["JSON", "Kernel", "C ABI", "Python", "Bindings", "Memory"]
+# The C send row that the Bindings rows' targets are measured against (issue 20: each language's
+# send within its FFI floor plus 1.2x the C send).
+C_SEND_WORKLOAD = 'tca_store_send "incrementButtonTapped" (counter)'
 
 
 def run_program(name: str, command: list[str], env: dict[str, str]) -> list[dict[str, Any]]:
@@ -40,6 +43,22 @@ def run_program(name: str, command: list[str], env: dict[str, str]) -> list[dict
 
 
 # -- reading a row ---------------------------------------------------------------------------------
+
+def resolve_targets(rows: list[dict[str, Any]]) -> None:
+    """A target {"floor_plus_c_send": k} becomes {"ours_max": floor + k * the C send} of this run."""
+    c_send = next((r["ours"].get("median") for r in rows
+                   if r["group"] == "C ABI" and r["workload"] == C_SEND_WORKLOAD), None)
+    for row in rows:
+        factor = (row.get("target") or {}).get("floor_plus_c_send")
+        if factor is None:
+            continue
+        if c_send is None or "median" not in row["alt"]:
+            row.pop("target")
+            continue
+        row["target"] = {"ours_max": row["alt"]["median"] + factor * c_send}
+        row["note"] = (row.get("note", "") + f"; target: floor + {factor:g} x C send "
+                       f"({figure(c_send, row['unit'])})").lstrip("; ")
+
 
 def ratio_of(row: dict[str, Any]) -> float | None:
     ours, alt = row["ours"], row["alt"]
@@ -200,7 +219,8 @@ def main() -> None:
     parser.add_argument("--bench-dir", default="build/bench")
     parser.add_argument("--lib", default="build/lib/libtca.so.0")
     parser.add_argument("--out", default="build/bench.json")
-    parser.add_argument("--only", nargs="*", choices=["swift", "c", "python", "memory"],
+    parser.add_argument("--only", nargs="*",
+                        choices=["swift", "c", "python", "cpp", "rust", "lua", "dotnet", "memory"],
                         help="run only these programs")
     args = parser.parse_args()
 
@@ -209,23 +229,37 @@ def main() -> None:
     settings = {"samples": max(3, int(os.environ.get("BENCH_SAMPLES", "41"))),
                 "sample_ms": max(1, int(os.environ.get("BENCH_SAMPLE_MS", "120")))}
     env = dict(os.environ, TCA_LIBRARY=str(lib), BENCH_SAMPLES=str(settings["samples"]),
-               BENCH_SAMPLE_MS=str(settings["sample_ms"]))
+               BENCH_SAMPLE_MS=str(settings["sample_ms"]),
+               LD_LIBRARY_PATH=os.pathsep.join(filter(None, [str(lib.parent),
+                                                             os.environ.get("LD_LIBRARY_PATH")])))
     programs = {
         "swift": [str(bench / "SwiftBench")],
         "c": [str(bench / "cbench")],
         "python": [sys.executable, str(ROOT / "Benchmarks/python/bench.py"),
                    "--noop", str(bench / "libbenchnoop.so")],
+        # The language bindings (make bench-bindings builds those whose toolchain is here).
+        "cpp": [str(bench / "cppbench")],
+        "rust": [str(bench / "rustbench")],
+        "lua": ["luajit", str(ROOT / "Benchmarks/bindings/bench.lua")],
+        "dotnet": ["mono", str(bench / "Bench.exe")],
         "memory": [str(bench / "cbench"), "mem"],
     }
+    bindings = {"cpp": bench / "cppbench", "rust": bench / "rustbench",
+                "lua": bench / ".lua", "dotnet": bench / "Bench.exe"}
     load_before = list(os.getloadavg())
     started = time.monotonic()
     rows: list[dict[str, Any]] = []
     for name, command in programs.items():
         if args.only and name not in args.only:
             continue
+        if name in bindings and not bindings[name].exists():
+            print(f"== {name}: skipped ({bindings[name].name} not built: its toolchain is missing)",
+                  file=sys.stderr, flush=True)
+            continue
         rows += run_program(name, command, env)
     seconds = time.monotonic() - started
 
+    resolve_targets(rows)
     for row in rows:
         row["ratio"] = ratio_of(row)
         row["reading"] = reading_of(row, row["ratio"])

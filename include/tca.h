@@ -31,6 +31,9 @@
  *     "Threads and callbacks"), besides the statuses each function lists.
  *   - Strings the library returns through char ** are the caller's, released with
  *     tca_string_free(). Input buffers are only read during the call and never kept.
+ *   - Every function that takes a NUL-terminated string has a form that takes it with a length:
+ *     tca_store_send_n, tca_store_respond_n, tca_store_fail_n, tca_store_get_n, and
+ *     tca_store_new_v2 (the feature name and the state both with lengths).
  *   - Text input (JSON, names, messages) must be UTF-8; invalid UTF-8 is an error, never repaired.
  *     JSON is checked strictly (docs/wire-format.md): nesting deeper than 512 is an error.
  *
@@ -42,7 +45,7 @@
  *   - Callbacks (effect requests, cancellations, subscriptions) are (function, userdata) pairs.
  *     They run with no lock of the store held, in the order the store made them, never two at
  *     once for one store, on a thread that is inside a call into the store —
- *     tca_store_send[_n], tca_store_respond[_n], tca_store_fail, tca_store_complete,
+ *     tca_store_send[_n], tca_store_respond[_n], tca_store_fail[_n], tca_store_complete,
  *     tca_store_poll, tca_store_advance, tca_store_free — before that call returns. One thread at
  *     a time delivers a store's callbacks: a call that finds another thread doing so leaves its
  *     callbacks to that thread and returns without waiting for them (two stores whose callbacks
@@ -63,13 +66,13 @@
  *     that caused them.
  *   - Which calls may block, and on what:
  *       never (at most a few instructions' worth of an internal lock): tca_store_fd,
- *         tca_store_next_deadline_ms, tca_store_take_requests, tca_store_new[_n],
+ *         tca_store_next_deadline_ms, tca_store_take_requests, tca_store_new[_n|_v2],
  *         tca_options_init, tca_version, tca_status_str, tca_last_error, tca_string_free, and
  *         tca_store_version, which never waits for a callback (see there);
  *       on another thread's run of the same store (its reducer and effects, never its
- *         callbacks): tca_store_send[_n], tca_store_respond[_n], tca_store_fail,
- *         tca_store_complete, tca_store_poll, tca_store_advance, tca_store_state, tca_store_get,
- *         tca_store_subscribe[_state];
+ *         callbacks): tca_store_send[_n], tca_store_respond[_n], tca_store_fail[_n],
+ *         tca_store_complete, tca_store_poll, tca_store_advance, tca_store_state,
+ *         tca_store_get[_n], tca_store_subscribe[_state];
  *       on a callback of the store running on another thread, until it returns:
  *         tca_store_unsubscribe, tca_store_set_effect_handler, tca_store_set_request_handler;
  *         tca_store_free (until that thread has delivered every callback; then it tells the host
@@ -106,31 +109,30 @@ extern "C" {
 /** The result of a fallible call: TCA_OK or one of the TCA_ERR_* codes below. */
 typedef int32_t tca_status;
 
-#define TCA_OK                     0 /* success */
-#define TCA_ERR_INVALID_ARGUMENT   1 /* a NULL where a value is required, bad options, not UTF-8 */
-#define TCA_ERR_INVALID_HANDLE     2 /* the store is NULL, freed, or was never a store */
-#define TCA_ERR_UNKNOWN_FEATURE    3 /* no feature of that name in this library */
-#define TCA_ERR_JSON_SYNTAX        4 /* the input is not JSON (or not UTF-8, or nested too deep) */
-#define TCA_ERR_JSON_SHAPE         5 /* JSON, but not of the expected type (unknown action, …) */
-#define TCA_ERR_UNENCODABLE        6 /* a value cannot be written as JSON (NaN, infinity) */
-#define TCA_ERR_UNKNOWN_REQUEST    7 /* no request with this id was made by this store */
-#define TCA_ERR_REQUEST_FINISHED   8 /* the request has finished: answered, failed, completed,
-                                        cancelled, or fire-and-forget; it takes no answer */
-#define TCA_ERR_ALREADY_ANSWERED   9 /* the one-shot request already has its answer */
-#define TCA_ERR_NOT_A_STREAM      10 /* tca_store_complete on a request that is not a stream */
-#define TCA_ERR_REAL_CLOCK        11 /* tca_store_advance on a store whose clock is real */
-#define TCA_ERR_NOT_FOUND         12 /* nothing at that JSON Pointer; no such subscription */
-#define TCA_ERR_SYSTEM            13 /* the operating system refused (descriptors, threads) */
-#define TCA_ERR_NO_MEMORY         14 /* out of memory */
-
-/* Status codes added in 0.2 (enum constants: readable by FFIs). */
-enum tca_status_code_v2 {
-  /* A callback unwound through libtca (a C++ exception, a Lua error, a longjmp): the store
-     refuses every later call with this status ("a callback unwound through libtca …"). */
-  TCA_ERR_CALLBACK_UNWOUND = 15,
-  /* Reserved (JSON Patch): not returned by this version. */
-  TCA_ERR_VERSION_GONE = 16
-};
+/* The TCA_ERR_* codes, as enum constants so that FFIs reading the header (LuaJIT's ffi.cdef, Rust,
+   C#, binding generators) see them; functions still return the int32_t tca_status. */
+typedef enum tca_status_code {
+  TCA_OK = 0,                    /* success */
+  TCA_ERR_INVALID_ARGUMENT = 1,  /* a NULL where a value is required, bad options, not UTF-8 */
+  TCA_ERR_INVALID_HANDLE = 2,    /* the store is NULL, freed, or was never a store */
+  TCA_ERR_UNKNOWN_FEATURE = 3,   /* no feature of that name in this library */
+  TCA_ERR_JSON_SYNTAX = 4,       /* the input is not JSON (or not UTF-8, or nested too deep) */
+  TCA_ERR_JSON_SHAPE = 5,        /* JSON, but not of the expected type (unknown action, …) */
+  TCA_ERR_UNENCODABLE = 6,       /* a value cannot be written as JSON (NaN, infinity) */
+  TCA_ERR_UNKNOWN_REQUEST = 7,   /* no request with this id was made by this store */
+  TCA_ERR_REQUEST_FINISHED = 8,  /* the request has finished: answered, failed, completed,
+                                    cancelled, or fire-and-forget; it takes no answer */
+  TCA_ERR_ALREADY_ANSWERED = 9,  /* the one-shot request already has its answer */
+  TCA_ERR_NOT_A_STREAM = 10,     /* tca_store_complete on a request that is not a stream */
+  TCA_ERR_REAL_CLOCK = 11,       /* tca_store_advance on a store whose clock is real */
+  TCA_ERR_NOT_FOUND = 12,        /* nothing at that JSON Pointer; no such subscription */
+  TCA_ERR_SYSTEM = 13,           /* the operating system refused (descriptors, threads) */
+  TCA_ERR_NO_MEMORY = 14,        /* out of memory */
+  TCA_ERR_CALLBACK_UNWOUND = 15, /* a callback unwound through libtca (a C++ exception, a Lua
+                                    error, a longjmp): the store refuses every later call with
+                                    this status ("a callback unwound through libtca …") */
+  TCA_ERR_VERSION_GONE = 16      /* reserved (JSON Patch); no function returns it yet */
+} tca_status_code;
 
 /* ---- Library ------------------------------------------------------------------------------ */
 
@@ -228,8 +230,9 @@ typedef struct tca_options {
 } tca_options;
 
 enum tca_options_version { TCA_OPTIONS_VERSION = 2 };
-#define TCA_CLOCK_REAL 0
-#define TCA_CLOCK_MANUAL 1
+
+/** tca_options.clock. */
+enum tca_clock_kind { TCA_CLOCK_REAL = 0, TCA_CLOCK_MANUAL = 1 };
 
 /** tca_options.requests: how host requests reach the host. */
 enum tca_requests_mode {
@@ -278,6 +281,19 @@ tca_status tca_store_new(const char *feature, const char *state_json,
  */
 tca_status tca_store_new_n(const char *feature, const char *state_json, size_t state_length,
                            const tca_options *options, tca_store **out);
+
+/**
+ * tca_store_new with every string given with its length, for hosts whose strings are not
+ * NUL-terminated (Rust's &str, C#'s spans, Lua strings): `feature` is `feature_length` bytes of
+ * UTF-8 (a NUL inside names no feature: TCA_ERR_UNKNOWN_FEATURE), `state_json` as in
+ * tca_store_new_n. Named in sqlite's way: the second form of tca_store_new_n, whose feature name
+ * has no length.
+ *
+ * Returns the statuses of tca_store_new; TCA_ERR_INVALID_ARGUMENT also for a length that is no
+ * buffer's length.
+ */
+tca_status tca_store_new_v2(const char *feature, size_t feature_length, const char *state_json,
+                            size_t state_length, const tca_options *options, tca_store **out);
 
 /**
  * Releases a store: cancels its effects, tells the host of each request still in flight through
@@ -347,6 +363,13 @@ tca_status tca_store_state(tca_store *store, char **out_json, size_t *out_length
  */
 tca_status tca_store_get(tca_store *store, const char *json_pointer, char **out_json,
                          size_t *out_length);
+
+/**
+ * tca_store_get with a pointer of `pointer_length` bytes (need not be NUL-terminated; a NUL inside
+ * is part of a member's name, as "\u0000" in JSON).
+ */
+tca_status tca_store_get_n(tca_store *store, const char *json_pointer, size_t pointer_length,
+                           char **out_json, size_t *out_length);
 
 /** What tca_store_version returns for a NULL, freed or foreign handle. */
 #define TCA_VERSION_NONE UINT64_MAX
@@ -448,10 +471,12 @@ tca_status tca_store_set_effect_handler(tca_store *store, tca_effect_fn fn,
                                         tca_cancel_fn on_cancel, void *userdata);
 
 /** How a request is answered (tca_request.kind). */
-#define TCA_REQUEST_ONE_SHOT 0        /* one tca_store_respond, or one tca_store_fail */
-#define TCA_REQUEST_STREAM 1          /* any number of tca_store_respond, then tca_store_complete
-                                         (or tca_store_fail) */
-#define TCA_REQUEST_FIRE_AND_FORGET 2 /* no answer: finished as soon as it is made */
+enum tca_request_kind {
+  TCA_REQUEST_ONE_SHOT = 0,       /* one tca_store_respond, or one tca_store_fail */
+  TCA_REQUEST_STREAM = 1,         /* any number of tca_store_respond, then tca_store_complete
+                                     (or tca_store_fail) */
+  TCA_REQUEST_FIRE_AND_FORGET = 2 /* no answer: finished as soon as it is made */
+};
 
 /**
  * A host request, as tca_request_fn receives it. The struct and its strings are the library's,
@@ -531,6 +556,13 @@ tca_status tca_store_respond_n(tca_store *store, uint64_t request_id, const char
 tca_status tca_store_fail(tca_store *store, uint64_t request_id, const char *message);
 
 /**
+ * tca_store_fail with a message of `length` bytes of UTF-8 (need not be NUL-terminated). Returns
+ * the statuses of tca_store_fail.
+ */
+tca_status tca_store_fail_n(tca_store *store, uint64_t request_id, const char *message,
+                            size_t length);
+
+/**
  * Ends stream `request_id`: the feature hears that it finished. Applied as tca_store_respond is.
  *
  * Returns TCA_OK; TCA_ERR_INVALID_HANDLE; TCA_ERR_UNKNOWN_REQUEST; TCA_ERR_REQUEST_FINISHED;
@@ -556,7 +588,9 @@ tca_status tca_store_poll(tca_store *store, uint32_t *out_ran);
 
 /**
  * Moves a manual clock forward by `milliseconds`, firing the timers that fall due in deadline
- * order, each followed by the work it releases, on the calling thread. A fixed-timestep game loop
+ * order, each followed by the work it releases, on the calling thread. A manual clock's timers
+ * fire only here: one set for the current time (a sleep of zero) waits for the next advance,
+ * tca_store_advance(store, 0) included. A fixed-timestep game loop
  * calls it once a tick (tca_store_advance(store, 16)). From inside a callback of the store, the
  * advance is queued and happens before the outer call returns.
  *

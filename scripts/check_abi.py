@@ -6,7 +6,9 @@ compiler emits for the bridge's @c functions (CBridge-Swift.h), and the symbols 
 
 Every function must be in all three, with the same number of parameters, and each parameter and
 result of the same ABI class (integer width and signedness, pointer, or function pointer of the
-same shape). Prints each mismatch (with -v, every function) and a summary; exits 1 on a mismatch.
+same shape). Every tca.h function that takes a NUL-terminated string (a `const char *` not followed
+by a `size_t` length) must have a sibling taking every string with a length: NAME_n, or for a
+NAME_n that still has one, NAME_v2 (sqlite's way). Prints each mismatch (with -v, every function) and a summary; exits 1 on a mismatch.
 """
 
 import re
@@ -84,6 +86,33 @@ def functions(text, typedefs, prefix=""):
     return found
 
 
+def string_params(text):
+    """For each tca.h function, whether some `const char *` parameter has no `size_t` after it."""
+    unsized = {}
+    pattern = re.compile(r"\b(tca_\w+)\s*\(([^()]*)\)\s*;")
+    for match in pattern.finditer(text):
+        params = split_params(match.group(2))
+        unsized[match.group(1)] = any(
+            re.match(r"const\s+char\s*\*", p)
+            and not (i + 1 < len(params) and re.match(r"size_t\b", params[i + 1]))
+            for i, p in enumerate(params))
+    return unsized
+
+
+def missing_length_forms(text):
+    """The functions taking a NUL-terminated string with no sibling that takes it with a length."""
+    unsized = string_params(text)
+    missing = []
+    for name, has_unsized in sorted(unsized.items()):
+        if not has_unsized:
+            continue
+        base = name[:-2] if name.endswith("_n") else name
+        siblings = [base + "_n", base + "_v2"]
+        if not any(unsized.get(sibling) is False for sibling in siblings if sibling != name):
+            missing.append(name)
+    return missing
+
+
 def header_typedefs(text):
     typedefs = {"tca_store": "opaque"}
     for match in re.finditer(r"typedef\s+(?:u?int\d+_t)\s+(\w+)\s*;", text):
@@ -119,6 +148,9 @@ def main():
         result, params = declared[name]
         if verbose:
             print("ok  %-32s %s(%s)" % (name, result, ", ".join(params)))
+    for name in missing_length_forms(header):
+        problems.append("%s: takes a NUL-terminated string, and no %s_n/_v2 takes it with a length"
+                        % (name, name[:-2] if name.endswith("_n") else name))
     for problem in problems:
         print("ABI MISMATCH  " + problem)
     print("%d functions checked, %d mismatches" % (len(declared), len(problems)))

@@ -54,6 +54,15 @@ func text(of string: UnsafePointer<CChar>?, _ name: String) throws(Failure) -> S
   return text
 }
 
+/// A host's UTF-8 text of `length` bytes as a String; invalid UTF-8 is refused, never repaired.
+func text(of buffer: UnsafePointer<CChar>?, length: UInt, _ name: String) throws(Failure) -> String {
+  let utf8 = try bytes(of: buffer, length: length, name)
+  guard let text = String(validating: utf8, as: UTF8.self) else {
+    throw Failure(.invalidArgument, "\(name) is not valid UTF-8")
+  }
+  return text
+}
+
 /// Hands `json` to the host through the out-parameters of a reading call.
 func deliver(
   _ json: [UInt8], to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,

@@ -144,6 +144,16 @@ private func setKernelHandler(_ target: StoreContext, _ handler: HostRequestHand
   }
 }
 
+@c public func tca_store_fail_n(
+  _ store: OpaquePointer?, _ requestID: UInt64, _ message: UnsafePointer<CChar>?, _ length: UInt
+) -> Int32 {
+  exported("tca_store_fail_n") { () throws(Failure) in
+    let target = try Handles.store(store)
+    let reason = try text(of: message, length: length, "message")
+    try answer(target) { () throws(StoreError) in try target.store.fail(requestID, message: reason) }
+  }
+}
+
 @c public func tca_store_complete(_ store: OpaquePointer?, _ requestID: UInt64) -> Int32 {
   exported("tca_store_complete") { () throws(Failure) in
     let target = try Handles.store(store)

@@ -125,11 +125,36 @@ let traceFromEnvironment: TraceSink? = {
   }
 }
 
+/// tca_store_new_n with the feature name's length too.
+@c public func tca_store_new_v2(
+  _ feature: UnsafePointer<CChar>?,
+  _ featureLength: UInt,
+  _ stateJSON: UnsafePointer<CChar>?,
+  _ stateLength: UInt,
+  _ options: UnsafeRawPointer?,
+  _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+  exported("tca_store_new_v2") { () throws(Failure) in
+    guard let out else { throw Failure(.invalidArgument, "out is NULL") }
+    out.pointee = nil
+    let name = try text(of: feature, length: featureLength, "feature")
+    let saved = try stateJSON.map { (state) throws(Failure) in
+      try bytes(of: state, length: stateLength, "state_json")
+    }
+    out.pointee = try makeStore(named: name, saved, options)
+  }
+}
+
 private func makeStore(
   _ feature: UnsafePointer<CChar>?, _ saved: UnsafeBufferPointer<UInt8>?,
   _ rawOptions: UnsafeRawPointer?
 ) throws(Failure) -> OpaquePointer {
-  let name = try text(of: feature, "feature")
+  try makeStore(named: try text(of: feature, "feature"), saved, rawOptions)
+}
+
+private func makeStore(
+  named name: String, _ saved: UnsafeBufferPointer<UInt8>?, _ rawOptions: UnsafeRawPointer?
+) throws(Failure) -> OpaquePointer {
   let options = try Options(rawOptions)
   let descriptor = try LinkedFeatures.feature(named: name)
   let store: any HostStore
@@ -224,19 +249,45 @@ private func send(_ action: UnsafeBufferPointer<UInt8>, to store: any HostStore)
     let target = try Handles.store(store)
     let path = try text(of: pointer, "json_pointer")
     guard let outJSON else { throw Failure(.invalidArgument, "out_json is NULL") }
-    let state = try stateJSON(of: target)
-    let value: [UInt8]
-    do throws(JSONError) {
-      value = try JSONPointer.lookup(path, in: state)
-    } catch {
-      // NB: the state is our own valid JSON: a syntax error is the pointer's.
-      switch error.kind {
-      case .syntax: throw Failure(.invalidArgument, "json_pointer: \(error.message)")
-      default: throw Failure(.notFound, "json_pointer \"\(path)\": \(error)")
-      }
-    }
-    try deliver(value, to: outJSON, length: outLength)
+    try get(path, in: target, to: outJSON, length: outLength)
   }
+}
+
+@c public func tca_store_get_n(
+  _ store: OpaquePointer?,
+  _ pointer: UnsafePointer<CChar>?,
+  _ pointerLength: UInt,
+  _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+  _ outLength: UnsafeMutablePointer<UInt>?
+) -> Int32 {
+  exported("tca_store_get_n") { () throws(Failure) in
+    outJSON?.pointee = nil
+    outLength?.pointee = 0
+    let target = try Handles.store(store)
+    let path = try text(of: pointer, length: pointerLength, "json_pointer")
+    guard let outJSON else { throw Failure(.invalidArgument, "out_json is NULL") }
+    try get(path, in: target, to: outJSON, length: outLength)
+  }
+}
+
+/// The value at JSON Pointer `path` in the store's state, handed to the host.
+private func get(
+  _ path: String, in target: StoreContext,
+  to outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+  length outLength: UnsafeMutablePointer<UInt>?
+) throws(Failure) {
+  let state = try stateJSON(of: target)
+  let value: [UInt8]
+  do throws(JSONError) {
+    value = try JSONPointer.lookup(path, in: state)
+  } catch {
+    // NB: the state is our own valid JSON: a syntax error is the pointer's.
+    switch error.kind {
+    case .syntax: throw Failure(.invalidArgument, "json_pointer: \(error.message)")
+    default: throw Failure(.notFound, "json_pointer \"\(path)\": \(error)")
+    }
+  }
+  try deliver(value, to: outJSON, length: outLength)
 }
 
 private func stateJSON(of context: StoreContext) throws(Failure) -> [UInt8] {

@@ -29,8 +29,11 @@ public enum BuiltinFeatures {
     FeatureDescriptor(
       name: "matchscores",
       summary:
-        "NBA teams, games, players and favorites in tabs: paged lists fetched by the host, search.",
-      requests: [Team.fetchRequest, Game.fetchRequest, Player.fetchRequest],
+        "NBA teams, games, players and favorites in tabs: paged lists fetched by the host, search;"
+        + " a team's detail pushed on a stack.",
+      requests: [
+        Team.fetchRequest, Game.fetchRequest, Player.fetchRequest, TeamDetail.fetchGamesRequest,
+      ],
       initialState: MatchScores.State(),
       reducer: MatchScores()
     ),

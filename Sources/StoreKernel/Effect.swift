@@ -30,6 +30,7 @@ public struct Effect<Action> {
 
   @usableFromInline
   struct Run: Sendable {
+    var place: EffectPlace? = nil
     let operation: @Sendable (Send<Action>) async -> Void
   }
 
@@ -67,15 +68,20 @@ public struct Effect<Action> {
   ///
   /// The work runs only inside the store's `send`/`poll`/`advance`/`respond` calls, on the
   /// calling thread. Once the effect is cancelled, `send` does nothing and sleeps on the store's
-  /// clock throw `CancellationError`. An error other than cancellation goes to `handler`, or to the
-  /// store's trace if there is none.
+  /// clock throw `CancellationError`. An error other than cancellation goes to `handler`; if there
+  /// is none, it is written to the store's trace, and a ``TestStore`` fails.
   public static func run(
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
-    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
   ) -> Effect {
     Effect(
       operation: .run(
-        Run { send in
+        Run(
+          place: EffectPlace(
+            fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+        ) { send in
           do {
             try await operation(send)
           } catch is CancellationError {
@@ -84,7 +90,7 @@ public struct Effect<Action> {
             if let handler {
               await handler(error, send)
             } else {
-              send.report("an effect threw \(error) and has no catch handler")
+              send.unhandled(error)
             }
           }
         }))
@@ -160,7 +166,7 @@ public struct Effect<Action> {
     case let .run(run):
       return Effect<T>(
         operation: .run(
-          .init { send in
+          .init(place: run.place) { send in
             await run.operation(send.pullback(transform))
           }))
     case let .cancellable(id, cancelInFlight, effect):

@@ -23,7 +23,7 @@ import Musl
 ///    for the host's next `send`/`poll`/`advance` (``AnswerDelivery/hostThread``).
 /// 3. `poll` runs whatever is due: queued answers, effect work resumed from other threads, timers
 ///    whose deadline passed. `advance(by:)` moves a manual clock, firing due timers in deadline
-///    order, each followed by the work it releases.
+///    order, each followed by the work it releases; a manual clock's timers fire only there.
 /// 4. Callbacks (requests, cancellations, subscribers) run with no lock of the store held: a call
 ///    collects them in an outbox while it holds the store, and delivers them after letting go,
 ///    in order, before it returns — unless another thread is delivering the store's callbacks,
@@ -606,7 +606,7 @@ public final class Store<State, Action>: @unchecked Sendable {
           continue
         }
       }
-      if !core.clock.timers.isEmpty,
+      if !core.clock.timers.isEmpty, core.clock.firesDueTimers,
         let timer = core.clock.timers.popDue(now: core.clock.nowNanoseconds)
       {
         hot.pointee.ranInCall += 1
@@ -621,6 +621,9 @@ public final class Store<State, Action>: @unchecked Sendable {
   private func runAdvance(_ nanoseconds: Int64) -> Int {
     let clock = core.clock
     let target = clock.nowNanoseconds.saturatingAdd(nanoseconds)
+    // NB: a manual clock's timers fire only in here (see `StoreClock`).
+    clock.isAdvancing = true
+    defer { clock.isAdvancing = false }
     var ran = drain()
     while !core.isClosed, let deadline = clock.timers.earliestDeadline, deadline <= target {
       clock.setManualNow(deadline)
@@ -635,7 +638,9 @@ public final class Store<State, Action>: @unchecked Sendable {
     if !core.actions.pointee.isEmpty || !core.inbox.isEmpty || hot.pointee.pendingAdvance > 0 {
       return true
     }
-    guard !core.clock.timers.isEmpty, let deadline = core.clock.timers.earliestDeadline else {
+    guard !core.clock.timers.isEmpty, core.clock.firesDueTimers,
+      let deadline = core.clock.timers.earliestDeadline
+    else {
       return false
     }
     return deadline <= core.clock.nowNanoseconds

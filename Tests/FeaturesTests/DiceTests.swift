@@ -1,5 +1,6 @@
 import Features
 import StoreKernel
+import Synchronization
 import StoreKernelTesting
 import Testing
 
@@ -147,8 +148,9 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
 @Test func theFullHistoryScreenIsPresentedAndDismissed() {
   let store = diceStore(Dice.State(currentRoll: 1, rollHistory: [1, 2]))
   store.send(.view(.viewFullHistoryTapped)) { $0.destination = history([1, 2]) }
-  // The screen's own close button.
-  store.send(.destination(.presented(.history(.closeButtonTapped)))) { $0.destination = nil }
+  // The screen's own close button: the screen dismisses itself (the dismiss dependency).
+  store.send(.destination(.presented(.history(.closeButtonTapped))))
+  store.receive(.destination(.dismiss)) { $0.destination = nil }
   // A child action with nothing presented is ignored.
   store.send(.destination(.presented(.history(.closeButtonTapped))))
   store.send(.view(.viewFullHistoryTapped)) { $0.destination = history([1, 2]) }
@@ -184,12 +186,44 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
   store.finish()
 }
 
+@Test func theResetButtonAsksWithAnAlertWhoseResetButtonResets() {
+  let store = diceStore(Dice.State(currentRoll: 1, rollHistory: [1, 2]))
+  let alert = AlertState<Dice.Action.Alert>(
+    title: "Reset the history?", message: "All 2 rolls are forgotten.",
+    buttons: [
+      ButtonState(role: .destructive, action: .confirmReset, label: "Reset"),
+      ButtonState(role: .cancel, label: "Cancel"),
+    ])
+  store.send(.view(.resetButtonTapped)) { $0.alert = alert }
+  // Cancel: the host dismisses; nothing else changes.
+  store.send(.alert(.dismiss)) { $0.alert = nil }
+  store.send(.view(.resetButtonTapped)) { $0.alert = alert }
+  store.send(.alert(.presented(.confirmReset))) {
+    $0.alert = nil
+    $0.currentRoll = nil
+    $0.rollHistory = []
+  }
+  // No alert showing: its buttons do nothing.
+  store.send(.alert(.presented(.confirmReset)))
+  store.send(.view(.resetButtonTapped)) {
+    $0.alert = AlertState(
+      title: "Reset the history?", message: "There are no rolls yet.",
+      buttons: alert.buttons)
+  }
+  store.send(.alert(.dismiss)) { $0.alert = nil }
+  store.finish()
+}
+
 @Test func theHistoryScreenNumbersItsEntriesNewestFirst() {
   let screen = DiceHistory.State(rolls: [6, 2, 5])
   #expect(screen.entries.map(\.number) == [3, 2, 1])
   #expect(screen.entries.map(\.value) == [6, 2, 5])
-  let store = TestStore(initialState: screen, reducer: DiceHistory(), reporter: .swiftTesting)
+  let dismissals = Mutex(0)
+  let store = TestStore(
+    initialState: screen, reducer: DiceHistory(), reporter: .swiftTesting,
+    withDependencies: { $0.dismiss = DismissEffect { dismissals.withLock { $0 += 1 } } })
   store.send(.closeButtonTapped)
+  #expect(dismissals.withLock { $0 } == 1)
   store.finish()
 }
 
@@ -203,6 +237,10 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
     (#"{"view":{"_0":{"rollButtonTapped":{}}}}"#, .view(.rollButtonTapped)),
     (#""undoLastRoll""#, .view(.undoLastRoll)),
     (#""resetHistory""#, .view(.resetHistory)),
+    (#""resetButtonTapped""#, .view(.resetButtonTapped)),
+    (#"{"alert":{"presented":{"confirmReset":{}}}}"#, .alert(.presented(.confirmReset))),
+    (#"{"alert":{"presented":"confirmReset"}}"#, .alert(.presented(.confirmReset))),
+    (#"{"alert":"dismiss"}"#, .alert(.dismiss)),
     (#""viewFullHistoryTapped""#, .view(.viewFullHistoryTapped)),
     (#"{"view":"viewFullHistoryTapped"}"#, .view(.viewFullHistoryTapped)),
     (#"{"rollCompleted":4}"#, .internal(.rollCompleted(4))),
@@ -228,7 +266,7 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
   #expect(
     try json(Dice.State())
       == #"{"currentRoll":null,"isRolling":false,"rollHistory":[],"rollAnimationAngle":0,"#
-      + #""destination":null,"lastFiveRolls":[]}"#)
+      + #""destination":null,"alert":null,"lastFiveRolls":[]}"#)
   let state = Dice.State(
     currentRoll: 3, rollHistory: [3, 1, 4, 1, 5, 9 - 3], rollAnimationAngle: 2160,
     destination: history([3, 1]))
@@ -236,7 +274,7 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
     try json(state)
       == #"{"currentRoll":3,"isRolling":false,"rollHistory":[3,1,4,1,5,6],"#
       + #""rollAnimationAngle":2160,"destination":{"history":{"rolls":[3,1],"#
-      + #""entries":[{"number":2,"value":3},{"number":1,"value":1}]}},"#
+      + #""entries":[{"number":2,"value":3},{"number":1,"value":1}]}},"alert":null,"#
       + #""lastFiveRolls":[3,1,4,1,5]}"#)
   #expect(try decode(Dice.State.self, json(state)) == state)
   #expect(try decode(Dice.State.self, "{}") == Dice.State())

@@ -502,3 +502,97 @@ private func fixture(_ name: String) throws -> String {
   #expect(try host.get("/gameList/items/0/home_team/full_name") == #""Boston Celtics""#)
   #expect(try host.get("/gameList/hasMorePages") == "false")
 }
+
+// MARK: - The team detail, pushed on the stack
+
+private let celticsGame = Game(
+  id: 1, date: "2018-10-16", homeTeam: celtics, homeTeamScore: 105, visitorTeam: nets,
+  visitorTeamScore: 87)
+
+private func detail(_ team: Team, loading: Bool = true) -> MatchScores.Path.State {
+  .teamDetail(TeamDetail.State(team: team, dataLoadingStatus: loading ? .loading : .notStarted))
+}
+
+@Test func tappingATeamPushesItsDetailWhichFetchesItsGames() throws {
+  let store = matchScoresStore(MatchScores.State(teamList: loaded([hawks, celtics, nets])))
+  store.send(.teamTapped(2)) { $0.path.append(.teamDetail(TeamDetail.State(team: celtics))) }
+  store.receive(.path(.element(id: 0, action: .teamDetail(.onAppear)))) {
+    $0.path[id: 0] = detail(celtics)
+  }
+  let request = try #require(store.request("matchScores.fetchTeamGames"))
+  #expect(
+    try request.payload(as: TeamDetail.GamesRequest.self)
+      == TeamDetail.GamesRequest(teamId: 2, page: 1))
+  let games = PageResponse(data: [celticsGame], meta: Meta(totalPages: 1))
+  store.respond(to: "matchScores.fetchTeamGames", with: games)
+  store.receive(.path(.element(id: 0, action: .teamDetail(.gamesLoaded(games))))) {
+    $0.path[id: 0] = .teamDetail(
+      TeamDetail.State(team: celtics, dataLoadingStatus: .loaded, games: [celticsGame]))
+  }
+  // A team neither loaded nor starred pushes nothing.
+  store.send(.teamTapped(99))
+  store.send(.path(.popFrom(id: 0))) { $0.path.removeAll() }
+  store.finish()
+}
+
+@Test func poppingTheTeamDetailCancelsItsFetch() throws {
+  let store = matchScoresStore(
+    MatchScores.State(
+      teamList: loaded([hawks, celtics]), favorites: Favorites.State(teams: [nets])))
+  store.send(.teamTapped(1)) { $0.path.append(.teamDetail(TeamDetail.State(team: hawks))) }
+  store.receive(.path(.element(id: 0, action: .teamDetail(.onAppear)))) {
+    $0.path[id: 0] = detail(hawks)
+  }
+  // A starred team is found in the favorites tab.
+  store.send(.teamTapped(3)) { $0.path.append(.teamDetail(TeamDetail.State(team: nets))) }
+  store.receive(.path(.element(id: 1, action: .teamDetail(.onAppear)))) {
+    $0.path[id: 1] = detail(nets)
+  }
+  let fetches = store.requests.filter { $0.name == "matchScores.fetchTeamGames" }.map(\.id)
+  #expect(fetches.count == 2)
+  store.send(.path(.popFrom(id: 1))) { _ = $0.path.popLast() }
+  #expect(store.cancelledRequests == [fetches[1]])
+  // The Hawks' screen closes itself: its fetch is cancelled too.
+  store.send(.path(.element(id: 0, action: .teamDetail(.closeButtonTapped))))
+  store.receive(.path(.popFrom(id: 0))) { $0.path.removeAll() }
+  #expect(store.cancelledRequests == [fetches[1], fetches[0]])
+  // The next screen gets a new id.
+  store.send(.teamTapped(2)) { $0.path.append(.teamDetail(TeamDetail.State(team: celtics))) }
+  #expect(store.state.path.ids == [2])
+  store.receive(.path(.element(id: 2, action: .teamDetail(.onAppear)))) {
+    $0.path[id: 2] = detail(celtics)
+  }
+  store.fail("matchScores.fetchTeamGames", message: "offline")
+  store.receive(.path(.element(id: 2, action: .teamDetail(.gamesFailed("offline"))))) {
+    $0.path[id: 2] = .teamDetail(
+      TeamDetail.State(
+        team: celtics, dataLoadingStatus: .error,
+        errorMessage: "Could not load the games of Boston Celtics: offline"))
+  }
+  store.finish()
+}
+
+@Test func aHostPushesAndPopsTheTeamDetail() throws {
+  let host = try HostHarness("matchscores")
+  #expect(try host.get("/path") == #"{"elements":[],"nextID":0}"#)
+  try host.send(#"{"teamList":"onAppear"}"#)
+  try host.respond(try host.lastRequest("matchScores.fetchTeams").id, fixture("teams_page1.json"))
+  try host.send(#"{"teamTapped":2}"#)
+  #expect(try host.get("/path/elements/0/id") == "0")
+  #expect(try host.get("/path/elements/0/state/teamDetail/team/name") == #""Celtics""#)
+  #expect(try host.get("/path/elements/0/state/teamDetail/isLoading") == "true")
+  let request = try host.lastRequest("matchScores.fetchTeamGames")
+  #expect(request.payload == #"{"team_id":2,"page":1}"#)
+  try host.respond(request.id, fixture("games_page1.json"))
+  #expect(try host.get("/path/elements/0/state/teamDetail/games/0/id") == "47179")
+  // The host's own push, of an id never used, and its pop.
+  let team = try host.get("/teamList/items/0")
+  try host.send(#"{"path":{"push":{"id":5,"state":{"teamDetail":{"team":\#(team)}}}}}"#)
+  #expect(try host.get("/path/nextID") == "6")
+  try host.send(#"{"path":{"element":{"id":5,"action":{"teamDetail":"onAppear"}}}}"#)
+  let second = try host.lastRequest("matchScores.fetchTeamGames")
+  try host.send(#"{"path":{"popFrom":{"id":5}}}"#)
+  #expect(host.cancelled == [second.id])
+  try host.send(#"{"path":{"popFrom":{"id":0}}}"#)
+  #expect(try host.get("/path") == #"{"elements":[],"nextID":6}"#)
+}

@@ -101,6 +101,51 @@ static void test_history_screen(void) {
   CHECK(value_is(store, "/destination/history/rolls", "[6,2,5]"));
   CHECK_STATUS(tca_store_send(store, "{\"destination\":\"dismiss\"}"), TCA_OK);
   CHECK(value_is(store, "/destination", "null"));
+  /* Nothing presented: a dismissal and the screen's actions change nothing. */
+  uint64_t version = tca_store_version(store);
+  CHECK_STATUS(tca_store_send(store, "{\"destination\":\"dismiss\"}"), TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "{\"destination\":{\"presented\":"
+                                     "{\"history\":\"closeButtonTapped\"}}}"),
+               TCA_OK);
+  CHECK(tca_store_version(store) == version);
+  tca_store_free(store);
+}
+
+/* The reset button asks with an alert, plain data for the host to draw; the tapped button's
+ * action goes back under "presented", and the alert is gone after it. */
+static void test_reset_alert(void) {
+  feature_host host;
+  tca_store *store = feature_store("dice", NULL, 7, &host);
+  roll(store);
+  roll(store);
+  CHECK(value_is(store, "/alert", "null"));
+  CHECK_STATUS(tca_store_send(store, "\"resetButtonTapped\""), TCA_OK);
+  CHECK(value_is(store, "/alert",
+                 "{\"title\":\"Reset the history?\",\"message\":\"All 2 rolls are forgotten.\","
+                 "\"buttons\":[{\"label\":\"Reset\",\"role\":\"destructive\","
+                 "\"action\":{\"confirmReset\":{}}},"
+                 "{\"label\":\"Cancel\",\"role\":\"cancel\",\"action\":null}]}"));
+  /* Cancel (its action is null): the host dismisses. */
+  CHECK_STATUS(tca_store_send(store, "{\"alert\":\"dismiss\"}"), TCA_OK);
+  CHECK(value_is(store, "/alert", "null"));
+  CHECK(value_is(store, "/rollHistory", "[2,5]"));
+  /* Reset: the host sends the button's action back as it read it. */
+  CHECK_STATUS(tca_store_send(store, "\"resetButtonTapped\""), TCA_OK);
+  char *action = value_at(store, "/alert/buttons/0/action");
+  CHECK(action != NULL);
+  if (action) {
+    char tapped[256];
+    snprintf(tapped, sizeof tapped, "{\"alert\":{\"presented\":%s}}", action);
+    CHECK_STATUS(tca_store_send(store, tapped), TCA_OK);
+    tca_string_free(action);
+  }
+  CHECK(value_is(store, "/alert", "null"));
+  CHECK(value_is(store, "/rollHistory", "[]"));
+  CHECK(value_is(store, "/currentRoll", "null"));
+  /* With no alert showing, its button does nothing; an unknown button is refused. */
+  CHECK_STATUS(tca_store_send(store, "{\"alert\":{\"presented\":\"confirmReset\"}}"), TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "{\"alert\":{\"presented\":\"launch\"}}"),
+               TCA_ERR_JSON_SHAPE);
   tca_store_free(store);
 }
 
@@ -149,6 +194,7 @@ int main(void) {
   test_a_roll();
   test_history_undo_reset();
   test_history_screen();
+  test_reset_alert();
   test_snapshots_and_bad_input();
   TEST_SUMMARY();
 }

@@ -1,6 +1,7 @@
 /* The matchscores feature driven end to end from C: the host answers its requests with fixture
  * files in the NBA API's shape (Tests/fixtures/matchscores): paging, search, favorites, failures,
- * pull-to-refresh cancelling a page in flight, answers of the wrong shape. */
+ * pull-to-refresh cancelling a page in flight, answers of the wrong shape; the team detail pushed
+ * on the navigation stack, fetching its games, and popped (its fetch cancelled). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <tca.h>
@@ -189,9 +190,89 @@ static void test_games(void) {
   tca_store_free(store);
 }
 
+/* The team detail: pushed on the stack by a tap, it fetches the team's games with a request of
+ * its own; popping it (the host's back button, or its close button) cancels its fetch. Ids are
+ * never reused. */
+static void test_team_detail(void) {
+  feature_host host;
+  tca_store *store = feature_store("matchscores", NULL, 1, &host);
+  CHECK(value_is(store, "/path", "{\"elements\":[],\"nextID\":0}"));
+  CHECK_STATUS(tca_store_send(store, "{\"teamList\":\"onAppear\"}"), TCA_OK);
+  CHECK_STATUS(respond_with_fixture(store, host.ids[0], "matchscores/teams_page1.json"), TCA_OK);
+
+  /* A tap pushes the Celtics' detail with id 0, which asks for their games. */
+  CHECK_STATUS(tca_store_send(store, "{\"teamTapped\":2}"), TCA_OK);
+  CHECK(value_is(store, "/path/elements/0/id", "0"));
+  CHECK(value_is(store, "/path/elements/0/state/teamDetail/team/full_name",
+                 "\"Boston Celtics\""));
+  CHECK(value_is(store, "/path/elements/0/state/teamDetail/isLoading", "true"));
+  CHECK(value_is(store, "/path/nextID", "1"));
+  int r = last_request(&host, "matchScores.fetchTeamGames");
+  CHECK(r == 1 && strcmp(host.payloads[1], "{\"team_id\":2,\"page\":1}") == 0);
+  CHECK(host.kinds[1] == TCA_REQUEST_ONE_SHOT);
+  CHECK_STATUS(respond_with_fixture(store, host.ids[1], "matchscores/games_page1.json"), TCA_OK);
+  CHECK(value_is(store, "/path/elements/0/state/teamDetail/dataLoadingStatus", "\"loaded\""));
+  CHECK(value_is(store, "/path/elements/0/state/teamDetail/games/0/home_team/name",
+                 "\"Celtics\""));
+
+  /* A second screen on top: the Hawks (id 1). Popping it while its fetch is in flight cancels
+   * the fetch (the host hears of it) and a late answer is refused. */
+  CHECK_STATUS(tca_store_send(store, "{\"teamTapped\":1}"), TCA_OK);
+  CHECK(value_is(store, "/path/elements/1/id", "1"));
+  r = last_request(&host, "matchScores.fetchTeamGames");
+  CHECK(r == 2 && strcmp(host.payloads[2], "{\"team_id\":1,\"page\":1}") == 0);
+  CHECK_STATUS(tca_store_send(store, "{\"path\":{\"popFrom\":{\"id\":1}}}"), TCA_OK);
+  CHECK(host.cancels == 1 && host.cancelled[0] == host.ids[2]);
+  CHECK_STATUS(respond_with_fixture(store, host.ids[2], "matchscores/games_page1.json"),
+               TCA_ERR_REQUEST_FINISHED);
+  CHECK(value_at(store, "/path/elements/1") == NULL);
+
+  /* The host's own push, with an id given out before: ignored. With a fresh id: pushed. */
+  CHECK_STATUS(tca_store_send(store, "{\"path\":{\"push\":{\"id\":1,\"state\":{\"teamDetail\":"
+                                     "{\"team\":{\"id\":9,\"full_name\":\"X\"}}}}}}"),
+               TCA_OK);
+  CHECK(value_at(store, "/path/elements/1") == NULL);
+  CHECK_STATUS(tca_store_send(store, "{\"path\":{\"push\":{\"id\":4,\"state\":{\"teamDetail\":"
+                                     "{\"team\":{\"id\":9,\"full_name\":\"X\"}}}}}}"),
+               TCA_OK);
+  CHECK(value_is(store, "/path/elements/1/id", "4"));
+  CHECK(value_is(store, "/path/nextID", "5"));
+  /* Its actions are addressed by id; its close button pops it. */
+  CHECK_STATUS(tca_store_send(store, "{\"path\":{\"element\":{\"id\":4,\"action\":"
+                                     "{\"teamDetail\":\"onAppear\"}}}}"),
+               TCA_OK);
+  r = last_request(&host, "matchScores.fetchTeamGames");
+  CHECK(r == 3 && strcmp(host.payloads[3], "{\"team_id\":9,\"page\":1}") == 0);
+  CHECK_STATUS(tca_store_send(store, "{\"path\":{\"element\":{\"id\":4,\"action\":"
+                                     "{\"teamDetail\":\"closeButtonTapped\"}}}}"),
+               TCA_OK);
+  CHECK(host.cancels == 2 && host.cancelled[1] == host.ids[3]);
+  CHECK(value_at(store, "/path/elements/1") == NULL);
+
+  /* Bad stack actions are refused with the place; actions for ids not there do nothing. */
+  CHECK_STATUS(tca_store_send(store, "{\"path\":{\"popFrom\":{\"id\":-1}}}"),
+               TCA_ERR_JSON_SHAPE);
+  CHECK_CONTAINS(tca_last_error(), "/path/popFrom/id");
+  CHECK_STATUS(tca_store_send(store, "{\"path\":{\"popFrom\":{\"id\":7}}}"), TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "{\"path\":{\"element\":{\"id\":7,\"action\":"
+                                     "{\"teamDetail\":\"refresh\"}}}}"),
+               TCA_OK);
+  CHECK(host.requests == 4);
+
+  /* The back button on the last screen: the stack is empty; the next push gets id 5. */
+  CHECK_STATUS(tca_store_send(store, "{\"path\":{\"popFrom\":{\"id\":0}}}"), TCA_OK);
+  CHECK(value_is(store, "/path", "{\"elements\":[],\"nextID\":5}"));
+  CHECK_STATUS(tca_store_send(store, "{\"teamTapped\":2}"), TCA_OK);
+  CHECK(value_is(store, "/path/elements/0/id", "5"));
+  tca_store_free(store);
+  /* Freeing the store cancelled the fetch of that last screen. */
+  CHECK(host.cancels == 3 && host.cancelled[2] == host.ids[4]);
+}
+
 int main(void) {
   test_teams();
   test_players_failure_and_cancellation();
   test_games();
+  test_team_detail();
   TEST_SUMMARY();
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <tca.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -171,12 +172,22 @@ typedef struct store_link {
   tca_store *other;
   volatile int budget; /* sends left to the other store */
   int calls;
+  volatile int *inside; /* shared: how many subscribers have met (see send_to_other) */
 } store_link;
 
 static void send_to_other(void *userdata, tca_store *store, uint64_t version) {
   store_link *l = userdata;
   (void)store, (void)version;
-  l->calls++;
+  if (l->calls++ == 0) {
+    /* The first call of each subscriber waits (up to ~2 s) for the other's: both stores are then
+       inside a subscriber at once, each about to send to the other — the deadlock of a store
+       that holds its lock while callbacks run. */
+    __atomic_add_fetch(l->inside, 1, __ATOMIC_ACQ_REL);
+    for (int spin = 0; spin < 2000 && __atomic_load_n(l->inside, __ATOMIC_ACQUIRE) < 2; spin++) {
+      struct timespec pause = {0, 1000000};
+      nanosleep(&pause, NULL);
+    }
+  }
   if (__atomic_sub_fetch(&l->budget, 1, __ATOMIC_ACQ_REL) >= 0)
     tca_store_send(l->other, "\"incrementButtonTapped\"");
 }
@@ -197,7 +208,8 @@ static void *drive(void *argument) {
 static void test_cross_store_subscribers(void) {
   int sends = getenv("TCA_TEST_QUICK") ? 200 : 2000;
   tca_store *a = counter(), *b = counter();
-  store_link to_b = {b, sends, 0}, to_a = {a, sends, 0};
+  volatile int inside = 0;
+  store_link to_b = {b, sends, 0, &inside}, to_a = {a, sends, 0, &inside};
   CHECK_STATUS(tca_store_subscribe(a, send_to_other, &to_b, NULL), TCA_OK);
   CHECK_STATUS(tca_store_subscribe(b, send_to_other, &to_a, NULL), TCA_OK);
   driver da = {a, sends, 0}, db = {b, sends, 0};
@@ -208,6 +220,7 @@ static void test_cross_store_subscribers(void) {
   pthread_join(tb, NULL);
   CHECK(da.failures == 0 && db.failures == 0);
   CHECK(to_a.calls > 0 && to_b.calls > 0);
+  CHECK(inside == 2);
   /* Every send reached its store: each got its driver's sends plus the other's budget. */
   char expected[32];
   snprintf(expected, sizeof expected, "%d", 2 * sends);

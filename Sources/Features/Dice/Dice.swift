@@ -3,16 +3,20 @@ import StoreKernel
 /// The dice roller of dice-roller-tca-readme.md: a roll button that starts an animation at once
 /// and lands on 1...6 from the store's random source 500 ms later (store clock), a roll history
 /// with undo and reset, the last five rolls for the preview card, and a full-history screen
-/// presented through optional `destination` state. Haptic feedback is a fire-and-forget host
-/// request, `haptics.impact` with `{"style":"medium"}`.
+/// presented through `destination`, a ``PresentationState`` (the screen closes itself with the
+/// dismiss dependency). Haptic feedback is a fire-and-forget host request, `haptics.impact` with
+/// `{"style":"medium"}`.
 ///
 ///     "rollButtonTapped"   (or {"view":"rollButtonTapped"})
 ///        → haptics.impact, startAnimation; 500 ms later rollCompleted(4)
 ///     "viewFullHistoryTapped"  →  destination: {"history":{"rolls":[4],…}}
 ///     {"destination":"dismiss"}
+///     "resetButtonTapped"  →  alert: {"title":"Reset the history?",…,"buttons":[…]}
+///     {"alert":{"presented":{"confirmReset":{}}}}  →  the history is reset
 ///
 /// Actions follow the seed's structure: `view` (what the user did), `internal` (what effects
-/// feed back), `destination` (the presented screen). A host may send a view or internal action
+/// feed back), `destination` (the presented screen), `alert` (the reset confirmation, an
+/// ``AlertState``). A host may send a view or internal action
 /// bare, without its group: `"rollButtonTapped"` is `{"view":"rollButtonTapped"}`.
 public struct Dice: Reducer, Sendable {
   public struct State: Equatable, Codable, Sendable {
@@ -25,17 +29,21 @@ public struct Dice: Reducer, Sendable {
     /// Turns by 360 at each roll's start: drives the rotation animation.
     public var rollAnimationAngle: Double
     /// The screen presented over the roller, if any.
-    public var destination: Destination.State?
+    @PresentationState public var destination: Destination.State?
+    /// The alert that confirms a reset, while it shows.
+    @PresentationState public var alert: AlertState<Action.Alert>?
 
     public init(
       currentRoll: Int? = nil, isRolling: Bool = false, rollHistory: [Int] = [],
-      rollAnimationAngle: Double = 0, destination: Destination.State? = nil
+      rollAnimationAngle: Double = 0, destination: Destination.State? = nil,
+      alert: AlertState<Action.Alert>? = nil
     ) {
       self.currentRoll = currentRoll
       self.isRolling = isRolling
       self.rollHistory = rollHistory
       self.rollAnimationAngle = rollAnimationAngle
       self.destination = destination
+      self.alert = alert
     }
 
     /// The preview card's rolls: the last five, newest first. Encoded with the state, ignored
@@ -43,7 +51,8 @@ public struct Dice: Reducer, Sendable {
     public var lastFiveRolls: [Int] { Array(rollHistory.prefix(5)) }
 
     enum CodingKeys: String, CodingKey {
-      case currentRoll, isRolling, rollHistory, rollAnimationAngle, destination, lastFiveRolls
+      case currentRoll, isRolling, rollHistory, rollAnimationAngle, destination, alert
+      case lastFiveRolls
     }
 
     public init(from decoder: any Decoder) throws {
@@ -54,6 +63,7 @@ public struct Dice: Reducer, Sendable {
       rollAnimationAngle =
         try container.decodeIfPresent(Double.self, forKey: .rollAnimationAngle) ?? 0
       destination = try container.decodeIfPresent(Destination.State.self, forKey: .destination)
+      alert = try container.decodeIfPresent(AlertState<Action.Alert>.self, forKey: .alert)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -63,6 +73,7 @@ public struct Dice: Reducer, Sendable {
       try container.encode(rollHistory, forKey: .rollHistory)
       try container.encode(rollAnimationAngle, forKey: .rollAnimationAngle)
       try container.encode(destination, forKey: .destination)
+      try container.encode(alert, forKey: .alert)
       try container.encode(lastFiveRolls, forKey: .lastFiveRolls)
     }
   }
@@ -71,6 +82,12 @@ public struct Dice: Reducer, Sendable {
     case view(ViewAction)
     case `internal`(InternalAction)
     case destination(PresentationAction<Destination.Action>)
+    case alert(PresentationAction<Alert>)
+
+    /// The actions of the reset alert's buttons.
+    public enum Alert: Equatable, Codable, Sendable {
+      case confirmReset
+    }
 
     /// What the user did.
     public enum ViewAction: Equatable, Codable, Sendable {
@@ -79,6 +96,8 @@ public struct Dice: Reducer, Sendable {
       case undoLastRoll
       /// Clears the history and stops a roll under way.
       case resetHistory
+      /// The reset button: asks first, with an alert (its Reset button resets the history).
+      case resetButtonTapped
       case viewFullHistoryTapped
     }
 
@@ -171,12 +190,19 @@ public struct Dice: Reducer, Sendable {
         state.syncPresentedHistory()
         return .none
 
-      case .view(.resetHistory):
+      case .view(.resetHistory), .alert(.presented(.confirmReset)):
         state.rollHistory = []
         state.currentRoll = nil
         state.isRolling = false
         state.syncPresentedHistory()
         return .cancel(id: CancelID.roll)
+
+      case .view(.resetButtonTapped):
+        state.alert = .resetConfirmation(rolls: state.rollHistory.count)
+        return .none
+
+      case .alert(.dismiss):
+        return .none
 
       case .view(.viewFullHistoryTapped):
         state.destination = .history(DiceHistory.State(rolls: state.rollHistory))
@@ -194,19 +220,43 @@ public struct Dice: Reducer, Sendable {
         state.rollAnimationAngle += 360
         return .none
 
-      case .destination(.dismiss), .destination(.presented(.history(.closeButtonTapped))):
-        state.destination = nil
+      case .destination:
+        // NB: the `ifLet` below dismisses on `.dismiss` (the host's back button, or the screen's
+        // close button through the dismiss dependency).
         return .none
       }
     }
     .ifLet(
-      \.destination,
-      action: AnyCasePath<Action, Destination.Action>(
-        embed: { .destination(.presented($0)) },
-        extract: { if case let .destination(.presented(action)) = $0 { action } else { nil } })
+      \.$destination,
+      action: AnyCasePath<Action, PresentationAction<Destination.Action>>(
+        embed: Action.destination,
+        extract: { if case let .destination(action) = $0 { action } else { nil } })
     ) {
       Destination()
     }
+    .ifLet(
+      \.$alert,
+      action: AnyCasePath<Action, PresentationAction<Action.Alert>>(
+        embed: Action.alert,
+        extract: { if case let .alert(action) = $0 { action } else { nil } }))
+  }
+}
+
+extension AlertState where Action == Dice.Action.Alert {
+  /// The alert of the reset button: "Reset the history?", Reset (destructive) and Cancel.
+  static func resetConfirmation(rolls: Int) -> Self {
+    let message =
+      switch rolls {
+      case 0: "There are no rolls yet."
+      case 1: "The roll is forgotten."
+      default: "All \(rolls) rolls are forgotten."
+      }
+    return AlertState(
+      title: "Reset the history?", message: message,
+      buttons: [
+        ButtonState(role: .destructive, action: .confirmReset, label: "Reset"),
+        ButtonState(role: .cancel, label: "Cancel"),
+      ])
   }
 }
 
@@ -251,12 +301,14 @@ extension Dice.Action: Decodable {
     case view(ViewAction)
     case `internal`(InternalAction)
     case destination(PresentationAction<Dice.Destination.Action>)
+    case alert(PresentationAction<Dice.Action.Alert>)
 
     var action: Dice.Action {
       switch self {
       case let .view(action): return .view(action)
       case let .internal(action): return .internal(action)
       case let .destination(action): return .destination(action)
+      case let .alert(action): return .alert(action)
       }
     }
   }
@@ -264,7 +316,8 @@ extension Dice.Action: Decodable {
 
 extension Dice.Action.ViewAction {
   static let caseNames: Set<String> = [
-    "rollButtonTapped", "undoLastRoll", "resetHistory", "viewFullHistoryTapped",
+    "rollButtonTapped", "undoLastRoll", "resetHistory", "resetButtonTapped",
+    "viewFullHistoryTapped",
   ]
 }
 

@@ -38,18 +38,19 @@ public struct DiceHistory: Reducer, Sendable {
   }
 
   public enum Action: Equatable, Codable, Sendable {
-    /// The screen's close button; the parent dismisses the screen.
+    /// The screen's close button: the screen dismisses itself (the parent then receives
+    /// `{"destination":"dismiss"}`).
     case closeButtonTapped
   }
+
+  @Dependency(\.dismiss) var dismiss
 
   public init() {}
 
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .closeButtonTapped:
-      // NB: the parent owns the presentation and dismisses on this action (upstream would use
-      // the dismiss dependency); nothing changes here.
-      return .none
+      return .run { [dismiss] _ in await dismiss() }
     }
   }
 }

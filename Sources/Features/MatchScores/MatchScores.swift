@@ -4,11 +4,14 @@ import StoreKernel
 /// players, favorites), each tab a child feature scoped from the root. The lists' data comes from
 /// the host: `matchScores.fetchTeams`, `matchScores.fetchGames` and `matchScores.fetchPlayers`,
 /// each with the page wanted (`{"page":1}`) and answered with the NBA API's JSON (`data` and
-/// `meta`); see ``PagedList``.
+/// `meta`); see ``PagedList``. Tapping a team pushes its detail (``TeamDetail``) on the
+/// navigation stack `path`, a ``StackState``.
 ///
 ///     {"tabSelected":"players"}
 ///     {"teamList":"onAppear"}  → matchScores.fetchTeams {"page":1}  → host answers the page
 ///     {"favoriteButtonTapped":2}   → the Celtics are starred (again: unstarred)
+///     {"teamTapped":2}   → path: the Celtics' detail (id 0); matchScores.fetchTeamGames
+///     {"path":{"popFrom":{"id":0}}}   → popped; its fetch is cancelled
 public struct MatchScores: Reducer, Sendable {
   public enum Tab: String, Equatable, Codable, Sendable, CaseIterable {
     case teams
@@ -23,21 +26,24 @@ public struct MatchScores: Reducer, Sendable {
     public var gameList: PagedList<Game>.State
     public var playerList: PagedList<Player>.State
     public var favorites: Favorites.State
+    /// The screens pushed over the tabs, bottom first.
+    public var path: StackState<Path.State>
 
     public init(
       selectedTab: Tab = .teams, teamList: PagedList<Team>.State = .init(),
       gameList: PagedList<Game>.State = .init(), playerList: PagedList<Player>.State = .init(),
-      favorites: Favorites.State = .init()
+      favorites: Favorites.State = .init(), path: StackState<Path.State> = .init()
     ) {
       self.selectedTab = selectedTab
       self.teamList = teamList
       self.gameList = gameList
       self.playerList = playerList
       self.favorites = favorites
+      self.path = path
     }
 
     enum CodingKeys: String, CodingKey {
-      case selectedTab, teamList, gameList, playerList, favorites
+      case selectedTab, teamList, gameList, playerList, favorites, path
     }
 
     // NB: a host's snapshot may name only some tabs; the rest start afresh.
@@ -52,6 +58,7 @@ public struct MatchScores: Reducer, Sendable {
         try container.decodeIfPresent(PagedList<Player>.State.self, forKey: .playerList)
         ?? .init()
       favorites = try container.decodeIfPresent(Favorites.State.self, forKey: .favorites) ?? .init()
+      path = try container.decodeIfPresent(StackState<Path.State>.self, forKey: .path) ?? .init()
     }
   }
 
@@ -63,6 +70,11 @@ public struct MatchScores: Reducer, Sendable {
     case gameList(PagedList<Game>.Action)
     case playerList(PagedList<Player>.Action)
     case favorites(Favorites.Action)
+    /// The team with this id was tapped (in the teams or favorites tab): pushes its detail and
+    /// fetches its games. An id neither loaded nor starred does nothing.
+    case teamTapped(Int)
+    /// The navigation stack: the screens' actions, and the host's pushes and pops.
+    case path(StackAction<Path.State, Path.Action>)
   }
 
   public init() {}
@@ -115,9 +127,25 @@ public struct MatchScores: Reducer, Sendable {
         }
         return .none
 
-      case .teamList, .gameList, .playerList, .favorites:
+      case let .teamTapped(id):
+        guard let team = state.teamList.items[id: id] ?? state.favorites.teams[id: id] else {
+          return .none
+        }
+        state.path.append(.teamDetail(TeamDetail.State(team: team)))
+        guard let pushed = state.path.ids.last else { return .none }
+        return .send(.path(.element(id: pushed, action: .teamDetail(.onAppear))))
+
+      case .teamList, .gameList, .playerList, .favorites, .path:
         return .none
       }
+    }
+    .forEach(
+      \.path,
+      action: AnyCasePath<Action, StackAction<Path.State, Path.Action>>(
+        embed: Action.path,
+        extract: { if case let .path(action) = $0 { action } else { nil } })
+    ) {
+      Path()
     }
   }
 }

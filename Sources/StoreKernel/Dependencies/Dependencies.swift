@@ -62,7 +62,7 @@ public struct Dependencies: Sendable {
   /// The dependencies of the store whose call is running on this thread; outside any store (a
   /// reducer called directly), ``outsideStore``.
   public static var current: Dependencies {
-    DependencyContext.current?.dependencies ?? outsideStore
+    DependencyContext.effective?.dependencies ?? outsideStore
   }
 
   /// What ``current`` is outside any store: a manual clock that is never advanced, seed 0,

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -9,8 +11,16 @@ import Musl
 final class DependencyBox: @unchecked Sendable {
   // NB: written only when the store is made; read by the thread holding the store.
   var dependencies: Dependencies
+  /// The store's own box, for a box derived from it by `.dependency(_:_:)` (nil: this is it).
+  let store: ObjectIdentifier?
 
-  init(_ dependencies: Dependencies) { self.dependencies = dependencies }
+  init(_ dependencies: Dependencies, store: ObjectIdentifier? = nil) {
+    self.dependencies = dependencies
+    self.store = store
+  }
+
+  /// Which store's dependencies these are.
+  var storeIdentity: ObjectIdentifier { store ?? ObjectIdentifier(self) }
 }
 
 /// Which store's dependencies a thread sees: set by the store for the length of each call into
@@ -29,6 +39,38 @@ enum DependencyContext {
   static var current: DependencyBox? {
     guard let raw = pthread_getspecific(key) else { return nil }
     return Unmanaged<DependencyBox>.fromOpaque(raw).takeUnretainedValue()
+  }
+
+  /// The dependencies an effect of a `.dependency(_:_:)` reducer runs with: they apply while the
+  /// thread runs that effect's job for the store they were derived from.
+  @TaskLocal static var override: DependencyBox?
+
+  /// Whether any `.dependency(_:_:)` reducer has run: until then, reading dependencies skips the
+  /// task local.
+  private static let overridden = Atomic<Bool>(false)
+
+  /// The dependencies of the current call: an effect's override, else the thread's box.
+  static var effective: DependencyBox? {
+    let box = current
+    if overridden.load(ordering: .relaxed), let override, let box,
+      override.storeIdentity == box.storeIdentity
+    {
+      return override
+    }
+    return box
+  }
+
+  /// A box of `dependencies` derived from the current call's (outside a store, on its own).
+  static func derived(_ dependencies: Dependencies) -> DependencyBox {
+    overridden.store(true, ordering: .relaxed)
+    return DependencyBox(dependencies, store: effective?.storeIdentity)
+  }
+
+  /// Runs `body` with `box` as the thread's current dependencies.
+  static func with<R>(_ box: DependencyBox, _ body: () -> R) -> R {
+    let previous = enter(box, key: key)
+    defer { restore(previous, key: key) }
+    return body()
   }
 
   /// Makes `box` current; returns what was current, for ``restore(_:key:)``.

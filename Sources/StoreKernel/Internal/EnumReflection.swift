@@ -148,11 +148,11 @@ enum EnumReflection {
   private static func shape(
     of root: Any.Type, tag: UInt32, witnesses: Witnesses, as value: Any.Type
   ) -> Shape {
-    // NB: a case without a payload needs no lookup.
-    if let descriptor = witnesses.metadata.load(fromByteOffset: word, as: UnsafeRawPointer?.self),
-      descriptor.load(as: UInt32.self) & 0x1F == 18,
-      tag >= descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0x00FF_FFFF
-    {
+    // NB: a case without a payload needs no lookup: its field record names no type. A case
+    // whose payload has zero size (an empty struct, `Void`, a one-case enum) is laid out as a
+    // case without payload (its tag comes after the payload cases') yet keeps its type in its
+    // record: the records are in tag order, as `Mirror` reads them, so the record decides.
+    if let record = fieldRecord(of: witnesses.metadata, tag: tag), relative(record + 4) == nil {
       return .other
     }
     let key = ShapeKey(root: ObjectIdentifier(root), value: ObjectIdentifier(value), tag: tag)
@@ -166,32 +166,34 @@ enum EnumReflection {
     metadata: UnsafeRawPointer, tag: UInt32, as value: Any.Type
   ) -> Shape {
     guard let descriptor = metadata.load(fromByteOffset: word, as: UnsafeRawPointer?.self),
-      descriptor.load(as: UInt32.self) & 0x1F == 18,  // an enum's type descriptor
-      let fields = relative(descriptor + 16)
+      let record = fieldRecord(of: metadata, tag: tag)
     else { return .unknown }
-    let payloadCases = descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0x00FF_FFFF
-    guard tag < payloadCases else { return .other }
+    guard let typeName = relative(record + 4) else { return .other }
+    let isIndirect = record.load(as: UInt32.self) & 0x1 != 0
+    guard !isIndirect,
+      let payloadType = _getTypeByMangledNameInContext(
+        typeName.assumingMemoryBound(to: UInt8.self), UInt(mangledNameLength(typeName)),
+        genericContext: descriptor, genericArguments: metadata + 2 * word)
+    else { return .unknown }
+    if payloadType == value { return .exactly }
+    return isPlainValueType(payloadType) && isPlainValueType(value) && value != AnyHashable.self
+      ? .other : .unknown
+  }
+
+  /// The field record of case `tag` of the enum `metadata` describes, if its layout is the one
+  /// this file knows.
+  private static func fieldRecord(
+    of metadata: UnsafeRawPointer, tag: UInt32
+  ) -> UnsafeRawPointer? {
+    guard let descriptor = metadata.load(fromByteOffset: word, as: UnsafeRawPointer?.self),
+      descriptor.load(as: UInt32.self) & 0x1F == 18,
+      let fields = relative(descriptor + 16)
+    else { return nil }
     let kind = fields.load(fromByteOffset: 8, as: UInt16.self)
     let recordSize = Int(fields.load(fromByteOffset: 10, as: UInt16.self))
     let count = fields.load(fromByteOffset: 12, as: UInt32.self)
-    guard kind == 2 || kind == 3, recordSize >= 12 else { return .unknown }
-    var seen: UInt32 = 0
-    for index in 0..<Int(count) {
-      let record = fields + 16 + index * recordSize
-      guard let typeName = relative(record + 4) else { continue }
-      defer { seen += 1 }
-      guard seen == tag else { continue }
-      let isIndirect = record.load(as: UInt32.self) & 0x1 != 0
-      guard !isIndirect,
-        let payloadType = _getTypeByMangledNameInContext(
-          typeName.assumingMemoryBound(to: UInt8.self), UInt(mangledNameLength(typeName)),
-          genericContext: descriptor, genericArguments: metadata + 2 * word)
-      else { return .unknown }
-      if payloadType == value { return .exactly }
-      return isPlainValueType(payloadType) && isPlainValueType(value) && value != AnyHashable.self
-        ? .other : .unknown
-    }
-    return .unknown
+    guard kind == 2 || kind == 3, recordSize >= 12, tag < count else { return nil }
+    return fields + 16 + Int(tag) * recordSize
   }
 
   /// A struct or a non-optional enum: a cast from another such type always fails.

@@ -32,12 +32,29 @@ final class Region: EffectNode, @unchecked Sendable {
   var orderedChildren: [EffectNode] { children.values.sorted { $0.sequence < $1.sequence } }
 
   override var summary: String { id.map { "effects cancellable by \($0)" } ?? "effects" }
+
+  /// Whether `node` runs inside this region (or is it).
+  func isAncestor(of node: EffectNode) -> Bool {
+    var current: EffectNode? = node
+    while let candidate = current {
+      if candidate === self { return true }
+      current = candidate.parent
+    }
+    return false
+  }
 }
 
 /// The task of a `.run` effect.
 final class TaskLeaf: EffectNode, @unchecked Sendable {
   var task: Task<Void, Never>?
   var isCancelled = false
+  /// Where the `.run` was made.
+  var place: EffectPlace?
+  /// The store running it, for `withTaskCancellation(id:)` and `Task.cancel(id:)`.
+  weak var host: (any EffectHost)?
+
+  /// The leaf of the `.run` whose task is running.
+  @TaskLocal static var current: TaskLeaf?
 
   override var summary: String { "a .run effect" }
 }

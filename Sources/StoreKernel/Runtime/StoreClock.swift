@@ -12,7 +12,9 @@ import Synchronization
 ///
 /// A `.real` clock reads `CLOCK_MONOTONIC`; its timers fire in the first `send`/`poll`/`respond`
 /// call after their deadline. A `.manual` clock starts at zero and moves only when the store is
-/// advanced (game time, tests); its timers fire during `advance`, in deadline order.
+/// advanced (game time, tests); its timers fire during `advance`, in deadline order, and only
+/// then: a sleep of zero waits for the next `advance` (`advance(by: .zero)` included), as on
+/// upstream's test clock. A sleep until a time already past returns at once.
 ///
 /// Every store has a clock of its own; reach it through ``Dependencies/clock``.
 public final class StoreClock: Clock, @unchecked Sendable {
@@ -46,6 +48,11 @@ public final class StoreClock: Clock, @unchecked Sendable {
   public let kind: Kind
   @usableFromInline let timers: TimerQueue
   private let manualNow = Atomic<Int64>(0)
+  /// Whether the store is inside `advance` (holder only): when a manual clock's timers fire.
+  var isAdvancing = false
+
+  /// Whether the store's loop fires the timers that are due (holder only).
+  var firesDueTimers: Bool { kind == .real || isAdvancing }
 
   init(kind: Kind, timers: TimerQueue = TimerQueue()) {
     self.kind = kind
@@ -74,6 +81,7 @@ public final class StoreClock: Clock, @unchecked Sendable {
   /// store is closed.
   public func sleep(until deadline: Instant, tolerance _: Duration? = nil) async throws {
     try Task.checkCancellation()
+    if kind == .manual && deadline.nanoseconds < nowNanoseconds { return }
     let ticket = SleepTicket()
     let timers = self.timers
     try await withTaskCancellationHandler {

@@ -7,7 +7,7 @@ import Synchronization
 /// NB: `@unchecked Sendable`: the parts marked "holder" are touched only by the thread holding the
 /// store (see ``Store``); the rest is behind locks or atomics.
 @usableFromInline
-final class StoreCore<Action>: @unchecked Sendable {
+final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   // -- serialization
   @usableFromInline let gate = PlainLock()
   @usableFromInline let inbox = Inbox()
@@ -45,6 +45,9 @@ final class StoreCore<Action>: @unchecked Sendable {
   /// Answers from any thread are only queued, for the host's next call.
   var answersOnHostThread = false
   var trace: TraceSink?
+  /// Set by a test store: what effects did wrong (see ``Issue``), where the effect was made, and
+  /// the action whose effect it was.
+  var issueHandler: ((Issue, EffectPlace?, String?) -> Void)?
   /// Leaves (tasks, timers, requests) running; what a test store's `finish` checks.
   private(set) var liveLeafCount = 0
   /// Set by a test store: effects remember the action that started them.
@@ -144,7 +147,7 @@ final class StoreCore<Action>: @unchecked Sendable {
     case let .run(run):
       startTask(run, in: region, sink: sink, done: done)
     case let .cancellable(id, cancelInFlight, effect):
-      if cancelInFlight { cancel(id: id) }
+      if cancelInFlight { cancel(id: id, sparingAncestorsOf: region) }
       guard !region.isCancelled else {
         done?()
         return
@@ -225,22 +228,52 @@ final class StoreCore<Action>: @unchecked Sendable {
     let leaf = TaskLeaf()
     attach(leaf, to: region)
     leaf.done = done
+    leaf.place = run.place
+    leaf.host = self
     let send = Send<Action>(
       emit: { [self] action in self.emit(action, from: leaf, sink: sink) },
       isCancelled: { leaf.isCancelled },
-      trace: { [self] message in self.report(message) })
+      unhandled: { [self] error in
+        self.onHolder { self.raise(.unhandledError("\(error)"), from: leaf) }
+      })
     leaf.task = Task(executorPreference: executor) { [self] in
-      await run.operation(send)
+      await TaskLeaf.$current.withValue(leaf) { await run.operation(send) }
       self.onHolder { self.finish(leaf) }
     }
   }
 
-  /// An action sent by a task: dropped once the task is cancelled.
+  /// An action sent by a task: dropped once the task is cancelled; raised as an issue once the
+  /// task has completed (its `send` escaped it).
   private func emit(_ action: Action, from leaf: TaskLeaf, sink: ThrottleSink<Action>?) {
     onHolder { [self] in
-      guard !leaf.isCancelled, leaf.parent != nil else { return }
+      guard !leaf.isCancelled else { return }
+      guard leaf.parent != nil else {
+        self.raise(.sentAfterCompletion(Dump.text(of: action, qualifyEnum: true)), from: leaf)
+        return
+      }
       self.emit(action, to: sink)
     }
+  }
+
+  /// Something an effect did wrong: written to the trace, and passed to ``issueHandler`` (a
+  /// test store's failures).
+  enum Issue {
+    /// A `.run` threw an error other than cancellation and has no `catch` handler.
+    case unhandledError(String)
+    /// A `.run`'s `send` was called after the effect had completed.
+    case sentAfterCompletion(String)
+  }
+
+  private func raise(_ issue: Issue, from leaf: TaskLeaf) {
+    switch issue {
+    case let .unhandledError(error):
+      report("an effect threw \(error) and has no catch handler")
+    case let .sentAfterCompletion(action):
+      report(
+        "an action was sent from a completed effect: \(action)"
+          + (leaf.place.map { " (the effect made at \($0))" } ?? ""))
+    }
+    issueHandler?(issue, leaf.place, leaf.origin)
   }
 
   /// Runs `work` now if this thread holds the store, else queues it for the holder.
@@ -289,9 +322,47 @@ final class StoreCore<Action>: @unchecked Sendable {
 
   // MARK: - Cancellation (holder)
 
+  func spawn(
+    id: CancelID, cancelInFlight: Bool, from leaf: TaskLeaf,
+    operation: @escaping @Sendable () async -> Void
+  ) -> Task<Void, Never> {
+    let parent = leaf.parent ?? root
+    if cancelInFlight { cancel(id: id, sparingAncestorsOf: parent) }
+    let region = Region(id: id)
+    attach(region, to: parent)
+    region.bodyDone = true
+    cancellables[id, default: []].append(region)
+    let child = TaskLeaf()
+    attach(child, to: region)
+    child.origin = leaf.origin
+    child.place = leaf.place
+    child.host = self
+    let task = Task(executorPreference: executor) { [self] in
+      await TaskLeaf.$current.withValue(child) { await operation() }
+      self.onHolder { self.finish(child) }
+    }
+    child.task = task
+    if parent.isCancelled || leaf.isCancelled || isClosed { cancel(child) }
+    return task
+  }
+
+  func cancelFromEffect(id: CancelID) {
+    onHolder { [self] in self.cancel(id: id) }
+  }
+
   func cancel(id: CancelID) {
     guard let regions = cancellables[id] else { return }
     for region in regions { cancel(region) }
+  }
+
+  /// Cancels the effects running under `id` except those `region` runs inside: what
+  /// `cancelInFlight` does.
+  ///
+  /// NB: `.cancellable(id: x, cancelInFlight: true)` nested in another of the same id would
+  /// otherwise cancel the effect it is part of, and deliver nothing (upstream delivers once).
+  func cancel(id: CancelID, sparingAncestorsOf region: Region) {
+    guard let regions = cancellables[id] else { return }
+    for target in regions where !target.isAncestor(of: region) { cancel(target) }
   }
 
   func cancel(_ node: EffectNode) {
@@ -324,9 +395,12 @@ final class StoreCore<Action>: @unchecked Sendable {
   }
 
   /// The leaves still running, for a test store's failure message.
-  var liveLeaves: [EffectNode] {
+  var liveLeaves: [EffectNode] { liveLeaves(in: [root]) }
+
+  /// The leaves still running inside `regions`, oldest first.
+  func liveLeaves(in regions: [Region]) -> [EffectNode] {
     var leaves: [EffectNode] = []
-    var regions = [root]
+    var regions = regions
     while let region = regions.popLast() {
       for child in region.children.values {
         if let child = child as? Region { regions.append(child) } else { leaves.append(child) }

@@ -7,8 +7,15 @@ public struct TestFailure: Sendable, CustomStringConvertible {
   public var filePath: String
   public var line: Int
   public var column: Int
+  /// Whether this is a skipped assertion, not a failure: what an exhaustive test store would
+  /// have failed on, reported by one with `exhaustivity = .off(showSkippedAssertions: true)`
+  /// (and by `skipReceivedActions`/`skipInFlightEffects` in an exhaustive one). A reporter
+  /// should show it without failing the test (``swiftTesting`` records a known issue).
+  public var isSkippedAssertion = false
 
-  public var description: String { "\(fileID):\(line): \(message)" }
+  public var description: String {
+    "\(fileID):\(line): " + (isSkippedAssertion ? "skipped assertion: " : "") + message
+  }
 }
 
 /// Where a ``TestStore`` reports its failures.
@@ -35,7 +42,8 @@ public struct FailureReporter: Sendable {
 
   /// Prints the failure and keeps it in ``recorded``.
   public static let printing = FailureReporter { failure in
-    print("TestStore failure at \(failure.fileID):\(failure.line):\n\(failure.message)")
+    let kind = failure.isSkippedAssertion ? "skipped assertion" : "failure"
+    print("TestStore \(kind) at \(failure.fileID):\(failure.line):\n\(failure.message)")
     recordedFailures.withLock { $0.append(failure) }
   }
 
@@ -64,7 +72,10 @@ public final class FailureList: Sendable {
   public init() {}
 
   public var all: [TestFailure] { failures.withLock { $0 } }
-  public var messages: [String] { all.map(\.message) }
+  /// The messages of the failures (skipped assertions left out).
+  public var messages: [String] { all.filter { !$0.isSkippedAssertion }.map(\.message) }
+  /// The messages of the skipped assertions.
+  public var skipped: [String] { all.filter(\.isSkippedAssertion).map(\.message) }
 
   func append(_ failure: TestFailure) { failures.withLock { $0.append(failure) } }
 }

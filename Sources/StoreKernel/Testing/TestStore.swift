@@ -23,7 +23,11 @@ import Synchronization
 /// when the test store goes away unfinished) no effect may still be running. Each failure is
 /// reported (see ``FailureReporter``) with a field-by-field diff. With ``exhaustivity`` `.off`,
 /// assertions check only what they describe, and unreceived actions and running effects are
-/// allowed.
+/// allowed; `.off(showSkippedAssertions: true)` reports what an exhaustive store would have
+/// failed on as skipped assertions (known issues, not failures).
+///
+/// ``state`` is the state as of the last assertion (`send`, `receive`, skipping received
+/// actions), as upstream: actions fed back but not yet received do not show in it.
 ///
 /// Its clock is manual (``advance(by:)``), its dependencies are ``Dependencies/test(clock:)``
 /// (seed 0, incrementing UUIDs, date 0) unless changed, and it is the host of its requests: see
@@ -33,19 +37,40 @@ import Synchronization
 public final class TestStore<State: Equatable, Action> {
   /// Whether assertions must describe everything.
   public enum Exhaustivity: Sendable, Equatable {
+    /// Every change, received action and running effect must be asserted.
     case on
-    case off
+    /// Assertions check what they describe; with `showSkippedAssertions`, what an exhaustive
+    /// store would have failed on is reported as skipped (``TestFailure/isSkippedAssertion``).
+    case off(showSkippedAssertions: Bool)
+
+    /// Non-exhaustive, skipped assertions not shown.
+    public static var off: Self { .off(showSkippedAssertions: false) }
   }
 
   public var exhaustivity: Exhaustivity = .on
-  private let store: Store<State, Action>
+  let store: Store<State, Action>
   private let log: ReduceLog<State, Action>
   private let host = HostStub()
   private let reporter: FailureReporter
-  private var received: [(action: Action, before: State, after: State)] = []
+  private var received: [Received] = []
+  /// The actual state after the last action reduced.
   private var lastState: State
+  /// The state as of the last assertion (``state``), and the sequence number of its action.
+  private var assertedState: State
+  private var assertedSequence = 0
+  private var sequence = 0
   private var finished = false
   private let origin: (fileID: String, filePath: String, line: Int, column: Int)
+  /// Which send the next action reduced belongs to (its effects are then cancellable by it).
+  private let marker = SendMarker()
+  private var sends = 0
+
+  private struct Received {
+    var action: Action
+    var before: State
+    var after: State
+    var sequence: Int
+  }
 
   /// A test store of `reducer` from `initialState`; `withDependencies` changes its dependencies.
   public init<R: Reducer>(
@@ -61,19 +86,43 @@ public final class TestStore<State: Equatable, Action> {
     withDependencies(&dependencies)
     dependencies.clock = clock
     let log = ReduceLog<State, Action>()
+    let marker = self.marker
     self.log = log
     self.reporter = reporter
     self.lastState = initialState
+    self.assertedState = initialState
     self.origin = ("\(fileID)", "\(filePath)", Int(line), Int(column))
     self.store = Store(
       initialState: initialState,
       reduce: { state, action in
-        let effect = reducer.reduce(into: &state, action: action)
+        var effect = reducer.reduce(into: &state, action: action)
         log.entries.append((action, state))
+        if let id = marker.take() { effect = effect.cancellable(id: id) }
         return effect
       },
       isEqual: (==), clock: clock, dependencies: dependencies)
     store.core.recordsOrigins = true
+    store.core.issueHandler = { [reporter, origin] issue, place, effectOrigin in
+      let message: String
+      switch issue {
+      case let .unhandledError(error):
+        message =
+          "An \"Effect.run\" returned from \"\(place?.description ?? "?")\" threw an unhandled "
+          + "error:\n\n    \(error)\n\nAll errors other than cancellation must be handled, by "
+          + "the \"catch\" parameter of \"Effect.run\" or by a \"do\" block."
+      case let .sentAfterCompletion(action):
+        message =
+          "An action was sent from a completed effect:\n\n  Action:\n    \(action)\n\n"
+          + "  Effect returned from:\n    \(effectOrigin ?? "?")\n\nAvoid sending actions with "
+          + "the \"send\" argument of \"Effect.run\" after the effect has completed: this "
+          + "happens when \"send\" escapes into an unstructured context."
+      }
+      reporter.report(
+        TestFailure(
+          message: message, fileID: place?.fileID ?? origin.fileID,
+          filePath: place?.filePath ?? origin.filePath, line: place?.line ?? origin.line,
+          column: place?.column ?? origin.column))
+    }
     store.setRequestHandler(host.handler)
   }
 
@@ -86,8 +135,9 @@ public final class TestStore<State: Equatable, Action> {
     store.close()
   }
 
-  /// The current state.
-  public var state: State { store.state }
+  /// The state as of the last assertion: the last `send`, the last `receive`, or the last
+  /// received action skipped. Actions fed back by effects but not yet received are not in it.
+  public var state: State { assertedState }
 
   /// The test store's dependencies.
   public var dependencies: Dependencies { store.dependencies }
@@ -99,33 +149,56 @@ public final class TestStore<State: Equatable, Action> {
 
   /// Sends `action` and asserts the change it makes: `updateStateToExpectedResult` gets the state
   /// before (exhaustive) and must turn it into the state after.
+  ///
+  /// Returns the effects this send started, to cancel or to wait for (``TestStoreTask``).
+  @discardableResult
   public func send(
     _ action: Action,
     assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
-  ) {
+  ) -> TestStoreTask {
     let place = Place(fileID, filePath, line, column)
     collectReceived()
     if !received.isEmpty {
-      if exhaustivity == .on {
-        fail(
-          "Must handle \(plural(received.count, "received action")) before sending an action:\n"
-            + list(received.map { describe($0.action) }) + "\n\nUnhandled actions must be "
-            + "asserted with receive(_:), or skipped with skipReceivedActions().", place)
-      }
-      received.removeAll()
+      reportHelper(
+        "Must handle \(plural(received.count, "received action")) before sending an action:\n"
+          + list(received.map { describe($0.action) }) + "\n\nUnhandled actions must be "
+          + "asserted with receive(_:), or skipped with skipReceivedActions().", place)
+      // NB: exhaustive stores keep them, as upstream: a later `receive` still finds them.
+      if exhaustivity != .on { dropReceived() }
     }
+    sends += 1
+    let id = SendID(number: sends)
+    marker.pending = id
     let before = lastState
     store.send(action)
+    marker.pending = nil
     let entries = log.take()
+    let task = TestStoreTask(
+      running: { [weak self] in self?.store.inFlightEffects(id: CancelID(id)) ?? [] },
+      cancel: { [weak self] in
+        self?.store.cancelEffects(id: CancelID(id))
+        self?.collectReceived()
+      },
+      poll: { [weak self] in
+        self?.store.poll()
+        self?.collectReceived()
+      },
+      report: { [weak self] message, fileID, filePath, line, column in
+        self?.fail(
+          message, Place(fileID: fileID, filePath: filePath, line: line, column: column))
+      })
     guard let first = entries.first else {
       fail("The action was not processed: the store is closed.", place)
-      return
+      return task
     }
+    sequence += 1
     lastState = first.state
+    markAsserted(first.state, sequence)
     assertState(before: before, after: first.state, updateStateToExpectedResult, place)
     for entry in entries.dropFirst() { record(entry) }
+    return task
   }
 
   /// Asserts that the next action fed back by an effect is `expected`, and the change it made.
@@ -155,6 +228,23 @@ public final class TestStore<State: Equatable, Action> {
       updateStateToExpectedResult, Place(fileID, filePath, line, column))
   }
 
+  /// Asserts that the next action fed back by an effect satisfies `isMatching`, and the change
+  /// it made.
+  ///
+  ///     store.receive({ if case .searchResponse = $0 { true } else { false } }) {
+  ///       $0.isSearching = false
+  ///     }
+  public func receive(
+    _ isMatching: (_ action: Action) -> Bool,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    receive(
+      description: "an action matching the predicate", matching: isMatching,
+      updateStateToExpectedResult, Place(fileID, filePath, line, column))
+  }
+
   private func receive(
     description: String, matching: (Action) -> Bool,
     _ updateStateToExpectedResult: ((inout State) throws -> Void)?, _ place: Place
@@ -168,22 +258,54 @@ public final class TestStore<State: Equatable, Action> {
     }
     if exhaustivity == .on {
       let next = received.removeFirst()
-      if !matching(next.action) {
+      // NB: a wrong action is one mistake: its state is not checked too.
+      if matching(next.action) {
+        assertState(before: next.before, after: next.after, updateStateToExpectedResult, place)
+      } else {
         fail(
           "Received unexpected action (- expected, + received):\n"
             + "- \(description)\n+ \(describe(next.action))", place)
       }
-      assertState(before: next.before, after: next.after, updateStateToExpectedResult, place)
+      markAsserted(next.after, next.sequence)
       return
     }
-    while !received.isEmpty {
-      let next = received.removeFirst()
-      if matching(next.action) {
-        assertState(before: next.before, after: next.after, updateStateToExpectedResult, place)
-        return
-      }
+    // NB: a receive that finds nothing consumes nothing: the actions stay for the next ones.
+    guard let index = received.firstIndex(where: { matching($0.action) }) else {
+      fail("Expected to receive \(description), but never did.", place)
+      return
     }
-    fail("Expected to receive \(description), but never did.", place)
+    if index > 0 {
+      reportHelper(
+        "\(plural(index, "received action")) skipped:\n"
+          + list(received[..<index].map { describe($0.action) }), place)
+    }
+    let next = received[index]
+    received.removeFirst(index + 1)
+    assertState(before: next.before, after: next.after, updateStateToExpectedResult, place)
+    markAsserted(next.after, next.sequence)
+  }
+
+  /// Asserts the current state: `updateStateToExpectedResult` must leave it as it is.
+  ///
+  ///     store.exhaustivity = .off
+  ///     store.send(.child(.closeButtonTapped))
+  ///     store.skipReceivedActions()
+  ///     store.assert {
+  ///       $0.child = nil
+  ///     }
+  ///
+  /// Most useful when not exhaustive, after skipping actions: it checks only what it describes.
+  public func assert(
+    _ updateStateToExpectedResult: (inout State) throws -> Void,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    collectReceived()
+    withoutActuallyEscaping(updateStateToExpectedResult) { update in
+      assertState(
+        before: assertedState, after: assertedState, update,
+        Place(fileID, filePath, line, column), mustChange: false)
+    }
   }
 
   /// Moves the manual clock forward, firing due timers in deadline order.
@@ -192,14 +314,46 @@ public final class TestStore<State: Equatable, Action> {
     collectReceived()
   }
 
-  /// Drops the actions received but not yet asserted.
-  public func skipReceivedActions() {
+  /// Drops the actions received but not yet asserted; the state is then as of the last one.
+  ///
+  /// With `strict` (the default), there must be some to skip. The skipped actions are reported
+  /// as skipped assertions (``TestFailure/isSkippedAssertion``), unless not exhaustive and not
+  /// showing them.
+  public func skipReceivedActions(
+    strict: Bool = true,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    let place = Place(fileID, filePath, line, column)
     collectReceived()
-    received.removeAll()
+    guard !received.isEmpty else {
+      if strict { fail("There were no received actions to skip.", place) }
+      return
+    }
+    reportSkipped(
+      "\(plural(received.count, "received action")) \(received.count == 1 ? "was" : "were") "
+        + "skipped:\n" + list(received.map { describe($0.action) }), place)
+    dropReceived()
   }
 
   /// Cancels every effect still running (telling this host of its requests in flight).
-  public func skipInFlightEffects() {
+  ///
+  /// With `strict` (the default), some must be running. The cancelled effects are reported as
+  /// skipped assertions, unless not exhaustive and not showing them.
+  public func skipInFlightEffects(
+    strict: Bool = true,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    let place = Place(fileID, filePath, line, column)
+    let running = store.inFlightEffects()
+    guard !running.isEmpty else {
+      if strict { fail("There were no in-flight effects to skip.", place) }
+      return
+    }
+    reportSkipped(
+      "\(plural(running.count, "in-flight effect")) \(running.count == 1 ? "was" : "were") "
+        + "cancelled:\n" + list(running), place)
     store.cancelAllEffects()
     collectReceived()
   }
@@ -217,18 +371,17 @@ public final class TestStore<State: Equatable, Action> {
   private func finish(fileID: String, filePath: String, line: Int, column: Int, atDeinit: Bool) {
     finished = true
     let place = Place(fileID: fileID, filePath: filePath, line: line, column: column)
-    guard exhaustivity == .on else { return }
     collectReceived()
     let when =
       atDeinit ? "before the test store went away (it was never finished)" : "before the test ends"
     if !received.isEmpty {
-      fail(
+      reportHelper(
         "Must handle \(plural(received.count, "received action")) \(when):\n"
           + list(received.map { describe($0.action) }), place)
     }
     let running = store.inFlightEffects()
     if !running.isEmpty {
-      fail(
+      reportHelper(
         "\(plural(running.count, "effect")) still running \(when):\n" + list(running)
           + "\n\nAnswer, fail or complete host requests, advance the clock past timers, "
           + "or call skipInFlightEffects().", place)
@@ -375,27 +528,88 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   private func record(_ entry: (action: Action, state: State)) {
-    received.append((entry.action, lastState, entry.state))
+    sequence += 1
+    received.append(
+      Received(action: entry.action, before: lastState, after: entry.state, sequence: sequence))
     lastState = entry.state
   }
 
+  /// Makes `state` the asserted state, unless a later one already is.
+  private func markAsserted(_ state: State, _ sequence: Int) {
+    guard sequence > assertedSequence else { return }
+    assertedState = state
+    assertedSequence = sequence
+  }
+
+  private func dropReceived() {
+    if let last = received.last { markAsserted(last.after, last.sequence) }
+    received.removeAll()
+  }
+
   private func assertState(
-    before: State, after: State, _ update: ((inout State) throws -> Void)?, _ place: Place
+    before: State, after: State, _ update: ((inout State) throws -> Void)?, _ place: Place,
+    mustChange: Bool = true
   ) {
-    var expected = exhaustivity == .on ? before : after
+    let exhaustive = exhaustivity == .on
+    var expected = exhaustive ? before : after
     do {
       try update?(&expected)
     } catch {
       fail("The assertion closure threw \(error).", place)
       return
     }
-    guard expected != after else { return }
-    let diff = Dump.diff(Dump.lines(of: expected), Dump.lines(of: after)) ?? []
-    let headline =
-      update == nil && exhaustivity == .on
-      ? "State changed but no assertion was given (- before, + after):"
-      : "State change does not match expectation (- expected, + actual):"
-    fail(headline + "\n" + diff.map { "  " + $0 }.joined(separator: "\n"), place)
+    if expected != after {
+      let headline =
+        update == nil && exhaustive
+        ? "State changed but no assertion was given (- before, + after):"
+        : "State change does not match expectation (- expected, + actual):"
+      fail(headline + "\n" + diff(expected, after), place)
+      return
+    }
+    if exhaustivity == .off(showSkippedAssertions: true) {
+      // NB: what an exhaustive store would have said, as a skipped assertion.
+      var exhaustiveExpected = before
+      var updated = true
+      do { try update?(&exhaustiveExpected) } catch { updated = false }
+      if updated, exhaustiveExpected != after {
+        reportSkipped(
+          (update == nil
+            ? "State changed but no assertion was given (- before, + after):\n"
+            : "State change does not match expectation (- expected, + actual):\n")
+            + diff(exhaustiveExpected, after), place)
+        return
+      }
+    }
+    // NB: upstream's "expected state equality must modify" rule: a closure given for an action
+    // that changed nothing is a mistake (omit it).
+    if mustChange, update != nil, before == after {
+      reportHelper(
+        "Expected state to change, but no change occurred.\n\nThe trailing closure made no "
+          + "observable modifications to state. If no change to state is expected, omit the "
+          + "trailing closure.", place)
+    }
+  }
+
+  private func diff(_ expected: State, _ actual: State) -> String {
+    let lines = Dump.diff(Dump.lines(of: expected), Dump.lines(of: actual)) ?? []
+    return lines.map { "  " + $0 }.joined(separator: "\n")
+  }
+
+  /// A failure when exhaustive; else a skipped assertion if shown, or nothing.
+  private func reportHelper(_ message: String, _ place: Place) {
+    switch exhaustivity {
+    case .on: fail(message, place)
+    case .off(showSkippedAssertions: true): reportSkipped(message, place)
+    case .off(showSkippedAssertions: false): break
+    }
+  }
+
+  /// A skipped assertion: reported as such when exhaustive or showing them.
+  private func reportSkipped(_ message: String, _ place: Place) {
+    guard exhaustivity != .off(showSkippedAssertions: false) else { return }
+    var failure = failure(message, place)
+    failure.isSkippedAssertion = true
+    reporter.report(failure)
   }
 
   private func inFlightNote() -> String {
@@ -409,10 +623,13 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   private func fail(_ message: String, _ place: Place) {
-    reporter.report(
-      TestFailure(
-        message: message, fileID: place.fileID, filePath: place.filePath, line: place.line,
-        column: place.column))
+    reporter.report(failure(message, place))
+  }
+
+  private func failure(_ message: String, _ place: Place) -> TestFailure {
+    TestFailure(
+      message: message, fileID: place.fileID, filePath: place.filePath, line: place.line,
+      column: place.column)
   }
 }
 
@@ -435,6 +652,42 @@ private func encode<T: Encodable>(_ value: T) throws(StoreError) -> [UInt8] {
 extension String {
   fileprivate func replacingNewlines(with replacement: String) -> String {
     split(separator: "\n", omittingEmptySubsequences: false).joined(separator: replacement)
+  }
+}
+
+/// Which `TestStore.send` the next action reduced comes from.
+final class SendMarker: @unchecked Sendable {
+  // NB: touched only by the test's thread (which holds the store while reducing).
+  var pending: SendID?
+
+  func take() -> SendID? {
+    defer { pending = nil }
+    return pending
+  }
+}
+
+/// The cancellation id of the effects of one `TestStore.send`.
+struct SendID: Hashable, Sendable {
+  let number: Int
+}
+
+extension Store {
+  /// Cancels the effects running under `id` (the store stays open).
+  func cancelEffects(id: CancelID) {
+    if core.isHeldByCurrentThread {
+      core.cancel(id: id)
+    } else {
+      _ = hold { core.cancel(id: id) }
+    }
+  }
+
+  /// Descriptions of the effects still running under `id`.
+  func inFlightEffects(id: CancelID) -> [String] {
+    locked {
+      core.liveLeaves(in: core.cancellables[id] ?? []).map { leaf in
+        leaf.summary + (leaf.origin.map { ", started by \($0)" } ?? "")
+      }
+    }
   }
 }
 

@@ -4,10 +4,9 @@ exceptions raised in callbacks come out of the call that ran them."""
 from __future__ import annotations
 
 import threading
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Tuple, Type
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
-from . import _native
+from . import _lifetime, _native
 from .errors import InvalidHandleError, TCAError, error_for
 
 if TYPE_CHECKING:
@@ -55,11 +54,16 @@ class StoreCore:
 
     def _raise_later(self, error: BaseException) -> None:
         """Keeps an exception raised in a callback, for the call that ran it to raise."""
+        if _lifetime.exiting():
+            # NB: a callback already running when the exit hook closed its store may fail on
+            # the closed store; the program has ended, and nobody is left to tell.
+            return
         if self.threaded and isinstance(threading.current_thread(), threading._DummyThread):
             # NB: a threaded store's own thread runs callbacks with no Python call to raise
-            # from: report it as an uncaught exception of that thread.
-            args = _ThreadErrorArgs(type(error), error, error.__traceback__)
-            threading.excepthook(args)  # type: ignore[arg-type]
+            # from: report it as an uncaught exception of that thread. The default hook (C)
+            # takes nothing but a real ExceptHookArgs.
+            args = threading.ExceptHookArgs((type(error), error, error.__traceback__, None))
+            threading.excepthook(args)
             return
         self._raised.append((threading.get_ident(), error))
 
@@ -91,9 +95,3 @@ class StoreCore:
         if status or self._raised:
             self._surface(status)
 
-
-class _ThreadErrorArgs(NamedTuple):
-    exc_type: Type[BaseException]
-    exc_value: Optional[BaseException]
-    exc_traceback: Optional[TracebackType]
-    thread: Optional[threading.Thread] = None

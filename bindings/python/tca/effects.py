@@ -48,6 +48,7 @@ def _c_text(text: str) -> bytes:
     is written as `\\0` rather than cutting the message short."""
     return text.replace("\0", "\\0").encode("utf-8", "replace")
 
+
 _REQUEST_NAMES: Dict[str, Optional[FrozenSet[str]]] = {}
 
 
@@ -98,9 +99,10 @@ class Effects(StoreCore):
         coroutine, future or generator. A fire-and-forget request's answer is dropped.
 
         Requests without a handler go to `on_request`'s handler if one is set, or fail with a
-        message naming the request.
+        message naming the request. A `name` the feature never requests (see `tca.features()`)
+        warns with `RequestNameWarning`; a store made with `requests="queued"` raises
+        `RuntimeError` (it takes its requests with `take_requests()`).
         """
-
         self._refuse_handlers_when_queued("effect")
 
         def register(fn: H) -> H:

@@ -1,6 +1,10 @@
 """Time: manual and real clocks, poll, the descriptor, deadlines, threaded stores."""
 
+import os
 import select
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 
@@ -205,6 +209,46 @@ def test_threaded_store_reports_callback_errors_of_its_thread(monkeypatch):
                 break
             time.sleep(0.01)
     assert [str(e) for e in reported] == ["in the store's thread"]
+
+
+@needs_dice
+def test_threaded_store_errors_reach_the_default_excepthook():
+    """With Python's own threading.excepthook (written in C, it takes only ExceptHookArgs), an
+    exception of a callback on the store's thread is printed as any thread's uncaught one."""
+    code = textwrap.dedent(
+        """
+        import threading, tca
+        done = threading.Event()
+        with tca.Store("dice", threaded=True) as store:
+            def changed(version):
+                if not store.state["isRolling"]:
+                    done.set()
+                    raise ValueError("in the store's thread")
+            store.subscribe(changed)
+            store.send("rollButtonTapped")
+            assert done.wait(5)
+            for _ in range(200):  # the hook runs right after the callback returns
+                if "printed" in globals():
+                    break
+                threading.Event().wait(0.01)
+        """
+    )
+    # NB: wrap the default hook to know when it ran, without replacing what it does.
+    code = (
+        "import threading\n"
+        "_default = threading.excepthook\n"
+        "def _hook(args):\n"
+        "    _default(args)\n"
+        "    globals()['printed'] = True\n"
+        "threading.excepthook = _hook\n"
+    ) + code
+    env = dict(os.environ, TCA_LIBRARY=tca.library_path())
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert result.returncode == 0, result.stderr
+    assert "ValueError: in the store's thread" in result.stderr
+    assert "TypeError" not in result.stderr
 
 
 def test_threaded_counter_store():

@@ -88,3 +88,42 @@ def test_stores_left_open_are_closed_at_exit_and_callbacks_stop():
     result = run(code)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "closed at exit [1]\n"
+
+
+def test_a_callback_running_when_its_store_closes_at_exit_reports_nothing():
+    """A subscriber already running on the store's thread when the exit hook closes the store
+    fails on the closed store: that is not an error to print as the program ends."""
+    code = textwrap.dedent(
+        """
+        import threading
+        import tca
+        from tca import _lifetime
+
+        main = threading.current_thread()
+        inside, closing = threading.Event(), threading.Event()
+        store = tca.Store("dice", threaded=True)
+        store.effect("haptics.impact")(lambda payload: None)
+
+        def changed(version):
+            if threading.current_thread() is not main:  # the roll landing, on the store's thread
+                inside.set()
+                closing.wait(10)
+                store.state  # the store is closed by now: InvalidHandleError
+
+        real_free = _lifetime.free
+
+        def free(handle, release):
+            closing.set()  # the exit hook is freeing the store; let the subscriber go on
+            real_free(handle, release)
+
+        _lifetime.free = free
+        store.subscribe(changed)
+        store.send("rollButtonTapped")
+        assert inside.wait(10)
+        print("exiting", flush=True)
+        """
+    )
+    result = run(code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "exiting\n"
+    assert result.stderr == ""

@@ -87,6 +87,47 @@ def test_the_history_screen_is_presented_and_dismissed(dice):
     dice.send({"view": "viewFullHistoryTapped"})
     dice.send({"destination": "dismiss"})
     assert dice.get("/destination") is None
+    # Nothing presented: a dismissal and the screen's actions change nothing.
+    version = dice.version
+    dice.send({"destination": "dismiss"})
+    dice.send({"destination": {"presented": {"history": "closeButtonTapped"}}})
+    assert dice.version == version and dice.get("/destination") is None
+
+
+def test_a_restored_history_screen_is_dismissed(dice):
+    roll(dice)
+    dice.send("viewFullHistoryTapped")
+    with tca.Store("dice", state=dice.snapshot(), clock="manual") as restored:
+        assert restored.get("/destination/history/rolls") == [SEED7[0]]
+        restored.send({"destination": {"presented": {"history": "closeButtonTapped"}}})
+        assert restored.get("/destination") is None
+        restored.send("viewFullHistoryTapped")
+        restored.send({"destination": {"dismiss": {}}})
+        assert restored.get("/destination") is None
+
+
+def test_the_reset_alert_is_plain_data_and_its_button_comes_back(dice):
+    roll(dice)
+    assert dice.state["alert"] is None
+    dice.send("resetButtonTapped")
+    alert = dice.state["alert"]
+    assert alert == {
+        "title": "Reset the history?",
+        "message": "The roll is forgotten.",
+        "buttons": [
+            {"label": "Reset", "role": "destructive", "action": {"confirmReset": {}}},
+            {"label": "Cancel", "role": "cancel", "action": None},
+        ],
+    }
+    dice.send({"alert": "dismiss"})  # Cancel
+    assert dice.state["alert"] is None and dice.state["rollHistory"] == [SEED7[0]]
+    dice.send("resetButtonTapped")
+    (reset,) = [b for b in dice.state["alert"]["buttons"] if b["role"] == "destructive"]
+    dice.send({"alert": {"presented": reset["action"]}})
+    state = dice.state
+    assert (state["alert"], state["rollHistory"], state["currentRoll"]) == (None, [], None)
+    with pytest.raises(tca.JSONShapeError):
+        dice.send({"alert": {"presented": "launch"}})
 
 
 def test_snapshots_restore_and_ignore_derived_values(dice):

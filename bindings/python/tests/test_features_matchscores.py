@@ -1,6 +1,7 @@
 """The matchscores feature end to end from Python: the host answers its requests with the fixture
 files in the NBA API's shape (Tests/fixtures/matchscores): paging, search, favorites, failures,
-pull-to-refresh cancelling a page in flight."""
+pull-to-refresh cancelling a page in flight; the team detail pushed on the navigation stack,
+fetching its games with its own request, and popped (its fetch cancelled)."""
 
 from pathlib import Path
 
@@ -150,16 +151,76 @@ def test_games(store):
         store.send({"tabSelected": "stats"})
 
 
+def test_team_detail_is_pushed_fetches_its_games_and_is_popped(store):
+    requests = []
+    cancelled = []
+
+    @store.effect("matchScores.fetchTeams")
+    def fetch_teams(payload):
+        return fixture(f"teams_page{payload['page']}.json")
+
+    @store.on_request
+    def later(request):  # the team's games are answered by the test
+        request.on_cancel(lambda: cancelled.append(request.id))
+        requests.append(request)
+
+    store.send({"teamList": "onAppear"})
+    assert store.get("/path") == {"elements": [], "nextID": 0}
+
+    # A tap pushes the Celtics' detail (id 0), which asks for their games.
+    store.send({"teamTapped": 2})
+    (element,) = store.state["path"]["elements"]
+    assert element["id"] == 0
+    detail = element["state"]["teamDetail"]
+    assert detail["team"]["full_name"] == "Boston Celtics" and detail["isLoading"] is True
+    (celtics,) = requests
+    assert celtics.name == "matchScores.fetchTeamGames"
+    assert celtics.payload == {"team_id": 2, "page": 1}
+    celtics.respond(fixture("games_page1.json"))
+    detail = store.get("/path/elements/0/state/teamDetail")
+    assert detail["dataLoadingStatus"] == "loaded" and len(detail["games"]) == 4
+
+    # A second screen on top (id 1); the host's back button pops it and cancels its fetch.
+    store.send({"teamTapped": 1})
+    hawks = requests[-1]
+    assert hawks.payload == {"team_id": 1, "page": 1}
+    assert [e["id"] for e in store.state["path"]["elements"]] == [0, 1]
+    store.send({"path": {"popFrom": {"id": 1}}})
+    assert cancelled == [hawks.id]
+    assert [e["id"] for e in store.state["path"]["elements"]] == [0]
+    with pytest.raises(tca.RequestFinishedError):
+        hawks.respond(fixture("games_page1.json"))
+
+    # The host pushes a screen itself: an id given out before is ignored, a fresh one is taken.
+    team = store.get("/teamList/items/0")
+    store.send({"path": {"push": {"id": 1, "state": {"teamDetail": {"team": team}}}}})
+    assert len(store.state["path"]["elements"]) == 1
+    store.send({"path": {"push": {"id": 3, "state": {"teamDetail": {"team": team}}}}})
+    assert store.get("/path/nextID") == 4
+    store.send({"path": {"element": {"id": 3, "action": {"teamDetail": "onAppear"}}}})
+    mine = requests[-1]
+    assert mine.payload == {"team_id": team["id"], "page": 1}
+    # The screen's own close button pops it (the dismiss dependency); its fetch is cancelled.
+    store.send({"path": {"element": {"id": 3, "action": {"teamDetail": "closeButtonTapped"}}}})
+    assert cancelled == [hawks.id, mine.id]
+    store.send({"path": {"popFrom": {"id": 0}}})
+    assert store.get("/path") == {"elements": [], "nextID": 4}
+    with pytest.raises(tca.JSONShapeError):
+        store.send({"path": {"popFrom": {"id": -1}}})
+
+
 def test_features_lists_the_requests():
     features = {f["name"]: f for f in tca.features()}
     assert features["matchscores"]["requests"] == [
         "matchScores.fetchTeams",
         "matchScores.fetchGames",
         "matchScores.fetchPlayers",
+        "matchScores.fetchTeamGames",
     ]
     assert features["dice"]["requests"] == ["haptics.impact"]
     assert features["todos"]["requests"] == []
     assert features["matchscores"]["initialState"]["selectedTab"] == "teams"
+    assert features["matchscores"]["initialState"]["path"] == {"elements": [], "nextID": 0}
     for feature in features.values():
         assert feature["description"]
 

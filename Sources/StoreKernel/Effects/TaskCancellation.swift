@@ -1,0 +1,72 @@
+/// Runs `operation` cancellable by `id`, from inside an effect: `.cancel(id:)` from a reducer, or
+/// ``_Concurrency/Task/cancel(id:)`` from another effect, cancels it.
+///
+///     return .run { send in
+///       try await withTaskCancellation(id: CancelID.load, cancelInFlight: true) {
+///         try await clock.sleep(for: .seconds(1))
+///         await send(.loaded)
+///       }
+///     }
+///
+/// With `cancelInFlight`, work already running under `id` is cancelled first. A cancelled
+/// `operation` throws `CancellationError` (which ends a `.run` quietly). Outside a store's
+/// effect, `operation` simply runs.
+///
+/// NB: `operation` runs in a task of its own on the store's executor (as upstream, which runs it
+/// in an unstructured task): hence `@escaping` and `throws` rather than `rethrows`. The `id` is
+/// the store's, not a child's: inside an `ifLet`/`forEach` child's effect it is not namespaced.
+public func withTaskCancellation<T: Sendable>(
+  id: some Hashable & Sendable,
+  cancelInFlight: Bool = false,
+  operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+  guard let leaf = TaskLeaf.current, let host = leaf.host, host.isHeldByCurrentThread else {
+    return try await operation()
+  }
+  let result = ResultBox<T>()
+  let task = host.spawn(id: CancelID(id), cancelInFlight: cancelInFlight, from: leaf) {
+    do {
+      result.value = .success(try await operation())
+    } catch {
+      result.value = .failure(error)
+    }
+  }
+  await withTaskCancellationHandler {
+    await task.value
+  } onCancel: {
+    task.cancel()
+  }
+  guard let value = result.value else { throw CancellationError() }
+  return try value.get()
+}
+
+extension Task where Success == Never, Failure == Never {
+  /// Cancels the effects running under `id` in the store whose effect calls it (as a reducer's
+  /// `.cancel(id:)` would); outside a store's effect, does nothing.
+  ///
+  ///     return .run { _ in
+  ///       Task.cancel(id: CancelID.timer)
+  ///     }
+  public static func cancel(id: some Hashable & Sendable) {
+    guard let leaf = TaskLeaf.current, let host = leaf.host else { return }
+    host.cancelFromEffect(id: CancelID(id))
+  }
+}
+
+/// The store side of ``withTaskCancellation(id:cancelInFlight:operation:)``.
+protocol EffectHost: AnyObject, Sendable {
+  var isHeldByCurrentThread: Bool { get }
+  /// Starts `operation` in a task cancellable by `id`, inside `leaf`'s region (holder only).
+  func spawn(
+    id: CancelID, cancelInFlight: Bool, from leaf: TaskLeaf,
+    operation: @escaping @Sendable () async -> Void
+  ) -> Task<Void, Never>
+  /// Cancels the effects under `id`, now on the holder or queued for it.
+  func cancelFromEffect(id: CancelID)
+}
+
+/// The outcome of an operation run in a task of its own.
+private final class ResultBox<T>: @unchecked Sendable {
+  // NB: written by the operation's task, read after awaiting it.
+  var value: Result<T, any Error>?
+}

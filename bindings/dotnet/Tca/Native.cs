@@ -1,0 +1,84 @@
+// The raw C API of include/tca.h for P/Invoke (the loader: libtca.so is found by the system's
+// loader, so LD_LIBRARY_PATH or an installed libtca; Store is the safe layer over it).
+using System;
+using System.Runtime.InteropServices;
+
+namespace Tca
+{
+    /// <summary>The status codes of tca.h (TCA_OK, TCA_ERR_*), with the same values.</summary>
+    public enum Status
+    {
+        Ok = 0, InvalidArgument = 1, InvalidHandle = 2, UnknownFeature = 3, JsonSyntax = 4,
+        JsonShape = 5, Unencodable = 6, UnknownRequest = 7, RequestFinished = 8,
+        AlreadyAnswered = 9, NotAStream = 10, RealClock = 11, NotFound = 12, System = 13,
+        NoMemory = 14, CallbackUnwound = 15, VersionGone = 16,
+    }
+
+    /// <summary>tca_options (version 2): 64 bytes, no hidden padding.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct NativeOptions
+    {
+        public uint Version;
+        public int Clock;
+        public int Threaded;
+        public int Requests;
+        public ulong Seed;
+        public int Answers;
+        public int Reserved0;
+        public ulong Reserved1, Reserved2, Reserved3, Reserved4;
+    }
+
+    internal static class Native
+    {
+        const string Library = "tca";
+
+        public const int ClockManual = 1;
+        public const int RequestsQueued = 1;
+        public const int AnswersHostThread = 1;
+        public const ulong VersionNone = ulong.MaxValue;
+
+        [DllImport(Library)] public static extern IntPtr tca_version();
+        [DllImport(Library)] public static extern void tca_string_free(IntPtr text);
+        [DllImport(Library)] public static extern IntPtr tca_last_error();
+        [DllImport(Library)] public static extern void tca_options_init(ref NativeOptions options);
+        [DllImport(Library)]
+        public static extern int tca_store_new_v2(byte[] feature, UIntPtr featureLength,
+            byte[] stateJson, UIntPtr stateLength, ref NativeOptions options, out StoreHandle store);
+        [DllImport(Library)] public static extern void tca_store_free(IntPtr store);
+        [DllImport(Library)]
+        public static extern unsafe int tca_store_send_n(StoreHandle store, byte* action, UIntPtr length);
+        [DllImport(Library)]
+        public static extern int tca_store_state(StoreHandle store, out IntPtr json, out UIntPtr length);
+        [DllImport(Library)]
+        public static extern int tca_store_get_n(StoreHandle store, byte[] pointer, UIntPtr pointerLength,
+            out IntPtr json, out UIntPtr length);
+        [DllImport(Library)] public static extern ulong tca_store_version(StoreHandle store);
+        [DllImport(Library)]
+        public static extern int tca_store_take_requests(StoreHandle store, out IntPtr json, out UIntPtr length);
+        [DllImport(Library)]
+        public static extern int tca_store_respond_n(StoreHandle store, ulong id, byte[] json, UIntPtr length);
+        [DllImport(Library)]
+        public static extern int tca_store_fail_n(StoreHandle store, ulong id, byte[] message, UIntPtr length);
+        [DllImport(Library)] public static extern int tca_store_complete(StoreHandle store, ulong id);
+        [DllImport(Library)] public static extern int tca_store_poll(StoreHandle store, out uint ran);
+        [DllImport(Library)] public static extern int tca_store_advance(StoreHandle store, ulong milliseconds);
+        [DllImport(Library)] public static extern long tca_store_next_deadline_ms(StoreHandle store);
+    }
+
+    /// <summary>
+    /// A tca_store *, released by tca_store_free exactly once: by Store.Dispose, or by the
+    /// finalizer if the Store was never disposed.
+    /// </summary>
+    public sealed class StoreHandle : SafeHandle
+    {
+        StoreHandle() : base(IntPtr.Zero, true) { }
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+        protected override bool ReleaseHandle()
+        {
+            Native.tca_store_free(handle);
+            return true;
+        }
+        /// <summary>The raw pointer (for tests: the library refuses it once freed).</summary>
+        public IntPtr Raw { get { return handle; } }
+    }
+}
