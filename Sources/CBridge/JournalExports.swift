@@ -98,12 +98,14 @@ private func recording(_ context: StoreContext) throws(Failure) -> any RecordedH
   exported("tca_canonical_action") { () throws(Failure) in
     outJSON?.pointee = nil
     outLength?.pointee = 0
-    try canonical(feature, try bytes(of: action, "action_json"), outJSON, outLength)
+    let name = try text(of: feature, "feature")
+    try canonical(name, try bytes(of: action, "action_json"), outJSON, outLength)
   }
 }
 
 @c public func tca_canonical_action_n(
   _ feature: UnsafePointer<CChar>?,
+  _ featureLength: UInt,
   _ action: UnsafePointer<CChar>?,
   _ length: UInt,
   _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
@@ -112,17 +114,18 @@ private func recording(_ context: StoreContext) throws(Failure) -> any RecordedH
   exported("tca_canonical_action_n") { () throws(Failure) in
     outJSON?.pointee = nil
     outLength?.pointee = 0
+    let name = try text(of: feature, length: featureLength, "feature")
     let buffer = try bytes(of: action, length: length, "action_json")
-    try canonical(feature, buffer, outJSON, outLength)
+    try canonical(name, buffer, outJSON, outLength)
   }
 }
 
 private func canonical(
-  _ feature: UnsafePointer<CChar>?, _ action: UnsafeBufferPointer<UInt8>,
+  _ feature: String, _ action: UnsafeBufferPointer<UInt8>,
   _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
   _ outLength: UnsafeMutablePointer<UInt>?
 ) throws(Failure) {
-  let descriptor = try LinkedFeatures.feature(named: try text(of: feature, "feature"))
+  let descriptor = try LinkedFeatures.feature(named: feature)
   guard let outJSON else { throw Failure(.invalidArgument, "out_json is NULL") }
   let json: [UInt8]
   do throws(JSONError) {

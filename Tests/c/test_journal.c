@@ -290,12 +290,13 @@ static void test_canonical_actions(void) {
   CHECK(json && strcmp(json, "{\"incrementButtonTapped\":{}}") == 0 && length == 28);
   tca_string_free(json);
   const char *nested = "{\"history\":{\"rollTapped\":3}}xx";
-  CHECK_STATUS(tca_canonical_action_n("counter", nested, 5, &json, NULL), TCA_ERR_JSON_SYNTAX);
+  CHECK_STATUS(tca_canonical_action_n("counter", 7, nested, 5, &json, NULL), TCA_ERR_JSON_SYNTAX);
   CHECK(json == NULL);
   CHECK_STATUS(tca_canonical_action("counter", "\"nope\"", &json, NULL), TCA_ERR_JSON_SHAPE);
   CHECK_STATUS(tca_canonical_action("nope", "\"nope\"", &json, NULL), TCA_ERR_UNKNOWN_FEATURE);
   CHECK_STATUS(tca_canonical_action("counter", NULL, &json, NULL), TCA_ERR_INVALID_ARGUMENT);
-  CHECK_STATUS(tca_canonical_action_n("counter", "\"incrementButtonTapped\"   ", 23, &json, NULL),
+  CHECK_STATUS(tca_canonical_action_n("counterXX", 7, "\"incrementButtonTapped\"   ", 23, &json,
+                                      NULL),
                TCA_OK);
   CHECK(json && strcmp(json, "{\"incrementButtonTapped\":{}}") == 0);
   tca_string_free(json);

@@ -109,6 +109,7 @@ tca_status tca_store_log_reductions(tca_store *store, int32_t enabled);
 tca_status tca_store_take_reductions(tca_store *store, char **out_json, size_t *out_length);
 tca_status tca_canonical_action(const char *feature, const char *action_json, char **out_json,
                                 size_t *out_length);
-tca_status tca_canonical_action_n(const char *feature, const char *action_json, size_t length,
-                                  char **out_json, size_t *out_length);
+tca_status tca_canonical_action_n(const char *feature, size_t feature_length,
+                                  const char *action_json, size_t action_length, char **out_json,
+                                  size_t *out_length);
 ]==]

@@ -325,6 +325,7 @@ _declare(
     "tca_canonical_action_n",
     ctypes.c_int32,
     ctypes.c_char_p,
+    ctypes.c_size_t,
     ctypes.c_char_p,
     ctypes.c_size_t,
     _string_p,

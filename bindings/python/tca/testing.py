@@ -132,8 +132,9 @@ class TestStore:
         data = action if isinstance(action, bytes) else encode(action, "action")
         out = ctypes.c_void_p()
         length = ctypes.c_size_t()
+        name = self.feature.encode()
         status = _lib.tca_canonical_action_n(
-            self.feature.encode(), data, len(data), ctypes.byref(out), ctypes.byref(length)
+            name, len(name), data, len(data), ctypes.byref(out), ctypes.byref(length)
         )
         if status:
             raise error_for(status)
