@@ -32,8 +32,9 @@
  *   - Strings the library returns through char ** are the caller's, released with
  *     tca_string_free(). Input buffers are only read during the call and never kept.
  *   - Every function that takes a NUL-terminated string has a form that takes it with a length:
- *     tca_store_send_n, tca_store_respond_n, tca_store_fail_n, tca_store_get_n, and
- *     tca_store_new_v2 (the feature name and the state both with lengths).
+ *     tca_store_send_n, tca_store_respond_n, tca_store_fail_n, tca_store_get_n,
+ *     tca_canonical_action_n, and tca_store_new_v2 (the feature name and the state both with
+ *     lengths); tca_store_replay takes its journal with a length only.
  *   - Text input (JSON, names, messages) must be UTF-8; invalid UTF-8 is an error, never repaired.
  *     JSON is checked strictly (docs/wire-format.md): nesting deeper than 512 is an error.
  *
