@@ -22,7 +22,7 @@ C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 SWIFT_SOURCES := $(shell find Sources -name '*.swift') Package.swift scripts/tca.map Makefile
 
 .PHONY: all lib demo test test-swift test-c test-python python-test-deps venv test-own-feature bench install clean \
-  abi-check sanitize sanitize-address sanitize-thread examples
+  abi-check sanitize sanitize-address sanitize-thread examples fuzz
 
 all: lib
 
@@ -201,6 +201,47 @@ test-own-feature: $(VENV)/.installed
 	$(MAKE) -C examples/own-feature test SWIFT=$(SWIFT) \
 	  BUILD=$(CURDIR)/$(BUILD)/own-feature PYTHON=$(CURDIR)/$(VENV)/bin/python
 
+# ---- fuzzing -----------------------------------------------------------------------------------
+# make fuzz: libFuzzer with AddressSanitizer over the C API (Tests/fuzz/fuzz_store.c: the JSON
+# decoder and send, new from a snapshot, respond, fail, complete, get, advance, poll), coverage
+# inside the Swift code, for FUZZ_SECONDS (60: the short run of make test). Seeds come from the
+# actions in docs/features.md; new inputs gather in build/fuzz/corpus. docs/fuzzing.md has the
+# long run. FUZZ_FLAGS adds libFuzzer flags (-runs=10000000 -jobs=…).
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   ?=
+FUZZ_SCRATCH := .build-fuzz
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_MODULES := JSON CSystem StoreKernel Features CBridge LibTCA
+FUZZ_SWIFT   := $(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) --target LibTCA \
+  -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
+
+fuzz: $(FUZZ_DIR)/fuzz_store $(FUZZ_DIR)/seeds/.made
+	@echo "== fuzzing for $(FUZZ_SECONDS) s (make fuzz FUZZ_SECONDS=…)"
+	mkdir -p $(FUZZ_DIR)/corpus
+	ASAN_OPTIONS=detect_leaks=1 $(FUZZ_DIR)/fuzz_store -max_total_time=$(FUZZ_SECONDS) \
+	  -max_len=4096 -timeout=20 -rss_limit_mb=3072 -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_FLAGS) $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+
+# NB: SwiftPM compiles the library's modules with the fuzzer's coverage and ASan; the toolchain's
+# swiftc links their objects with the harness and libFuzzer (which brings main).
+$(FUZZ_DIR)/fuzz_store: $(SWIFT_SOURCES) Tests/fuzz/fuzz_store.c include/tca.h
+	$(FUZZ_SWIFT)
+	mkdir -p $(FUZZ_DIR)
+	$(SAN_CC) -std=c99 -g -O1 -fsanitize=fuzzer-no-link,address -Iinclude \
+	  -c Tests/fuzz/fuzz_store.c -o $(FUZZ_DIR)/fuzz_store.o
+	bin=$$($(FUZZ_SWIFT) --show-bin-path) && \
+	  $(SWIFT_BIN)swiftc -sanitize=fuzzer,address -use-ld=lld $(FUZZ_DIR)/fuzz_store.o \
+	    $(foreach m,$(FUZZ_MODULES),$$bin/$(m).build/*.o) -o $@ \
+	    -Xlinker -rpath -Xlinker $(SWIFT_LINUXLIB)
+
+$(FUZZ_DIR)/seeds/.made: docs/features.md Tests/fuzz/seeds.py $(wildcard Tests/fixtures/matchscores/*)
+	rm -rf $(FUZZ_DIR)/seeds
+	$(PYTHON) Tests/fuzz/seeds.py docs/features.md $(FUZZ_DIR)/seeds Tests/fixtures/matchscores
+	touch $@
+
+# make test runs the short fuzz run too.
+test: fuzz
+
 # ---- install -----------------------------------------------------------------------------------
 
 install: lib
@@ -213,4 +254,4 @@ install: lib
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tca.pc
 
 clean:
-	rm -rf $(BUILD) .build $(BENCH_SCRATCH) .build-address .build-thread
+	rm -rf $(BUILD) .build $(BENCH_SCRATCH) .build-address .build-thread $(FUZZ_SCRATCH)

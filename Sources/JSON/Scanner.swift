@@ -3,7 +3,8 @@
 /// It rejects what the wire format rejects (docs/wire-format.md): invalid UTF-8, lone surrogates,
 /// control characters in strings, leading zeros, trailing bytes, a byte order mark, a repeated
 /// member name in one object and nesting deeper than ``JSONParser/maxDepth``. Nothing it reads
-/// can make it trap; every failure is a syntax error with the byte offset.
+/// can make it trap; every failure is a syntax error with the byte offset, but for a repeated
+/// member name: valid JSON of a shape the wire format refuses, a shape error at its object.
 ///
 ///     let value = try Scanner.withDocument(buffer) { $0.pointee.value(at: 0) }
 ///
@@ -160,8 +161,51 @@ struct Scanner {
     depth -= 1
     tokens[container].end = UInt32(truncatingIfNeeded: count)
     if tokens[container].kind == .object, tokens[container].count > 1 {
-      try MemberNames(tokens: tokens, bytes: bytes).checkUnique(in: container)
+      if let duplicate = MemberNames(tokens: tokens, bytes: bytes).firstDuplicate(in: container) {
+        throw duplicateError(duplicate, in: container)
+      }
     }
+  }
+
+  /// The shape error of a member name given twice in the object at `object` (just closed): at
+  /// the object's pointer, naming the key.
+  ///
+  ///     {"a":1,"a":2}  →  at /: duplicate member name "a"
+  ///
+  /// NB: a repeated name is valid JSON (RFC 8259) that the wire format refuses (I-JSON does
+  /// too), so it is a shape error, not a syntax one. The objects and arrays around it are still
+  /// open: their chain (see ``open``) gives the path; an array's `count` is the index of the
+  /// element being read.
+  @inline(never)
+  private func duplicateError(_ key: Int, in object: Int) -> JSONError {
+    var chain = [object]
+    var ancestor = open
+    while ancestor >= 0 {
+      chain.append(ancestor)
+      ancestor = Int(tokens[ancestor].end) - 1
+    }
+    var path: [any CodingKey] = []
+    var level = chain.count - 1
+    while level > 0 {
+      let parent = chain[level]
+      let child = chain[level - 1]
+      if tokens[parent].kind == .object {
+        path.append(AnyCodingKey(keyString(child - 1)))
+      } else {
+        path.append(AnyCodingKey(index: Int(tokens[parent].count)))
+      }
+      level -= 1
+    }
+    return JSONError(
+      .shape, path: JSON.pointer(path), "duplicate member name \(quoted(keyString(key)))")
+  }
+
+  /// The name at key token `key`, unescaped.
+  private func keyString(_ key: Int) -> String {
+    let token = tokens[key]
+    let text = UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)])
+    if token.flags & Token.escaped == 0 { return String(decoding: text, as: UTF8.self) }
+    return String(decoding: unescaped(text), as: UTF8.self)
   }
 
   /// Reads `"name":` and the whitespace after it.
@@ -416,8 +460,9 @@ private struct MemberNames {
   let tokens: UnsafeMutablePointer<Token>
   let bytes: UnsafeBufferPointer<UInt8>
 
-  /// Checks that no two members of the object at `object` (just closed) have the same name.
-  func checkUnique(in object: Int) throws(JSONError) {
+  /// The key token of the first member of the object at `object` (just closed) whose name an
+  /// earlier member has, or nil if the names are unique.
+  func firstDuplicate(in object: Int) -> Int? {
     let members = Int(tokens[object].count)
     if members <= 16 {
       // NB: pairwise, walking the tape: a few length comparisons for a struct's members.
@@ -425,12 +470,12 @@ private struct MemberNames {
       for _ in 0..<members {
         var other = object + 1
         while other < key {
-          if sameKey(other, key) { throw duplicate(key) }
+          if sameKey(other, key) { return key }
           other = nextToken(after: other + 1)
         }
         key = nextToken(after: key + 1)
       }
-      return
+      return nil
     }
     // NB: a big object (a dictionary) gets an open-addressing table, so the check stays linear.
     var size = 32
@@ -441,12 +486,13 @@ private struct MemberNames {
     for _ in 0..<members {
       var slot = Int(truncatingIfNeeded: keyHash(key)) & mask
       while table[slot] >= 0 {
-        if sameKey(table[slot], key) { throw duplicate(key) }
+        if sameKey(table[slot], key) { return key }
         slot = (slot + 1) & mask
       }
       table[slot] = key
       key = nextToken(after: key + 1)
     }
+    return nil
   }
 
   @inline(__always)
@@ -478,12 +524,6 @@ private struct MemberNames {
       mix(keyText(token))
     }
     return hash
-  }
-
-  private func duplicate(_ token: Int) -> JSONError {
-    let key = tokens[token]
-    let name = String(decoding: unescaped(keyText(token)), as: UTF8.self)
-    return JSONError(.syntax, offset: Int(key.start) - 1, "duplicate member name \"\(name)\"")
   }
 }
 
