@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Reads JSON text into a ``Document`` in one pass, checking every rule of RFC 8259 on the way.
 ///
 /// It rejects what the wire format rejects (docs/wire-format.md): invalid UTF-8, lone surrogates,
@@ -37,7 +43,7 @@ struct Scanner {
     } else {
       // NB: a compact document has about one value per 8 bytes; the tape grows if it has more.
       self.capacity = max(8, bytes.count / 8)
-      self.tokens = .allocate(capacity: capacity)
+      self.tokens = Scanner.allocateTape(capacity)
       self.ownsTokens = true
     }
   }
@@ -69,7 +75,7 @@ struct Scanner {
     _ body: (UnsafePointer<Document>) throws(JSONError) -> R
   ) throws(JSONError) -> R {
     var scanner = scanner
-    defer { if scanner.ownsTokens { scanner.tokens.deallocate() } }
+    defer { if scanner.ownsTokens { free(scanner.tokens) } }
     try scanner.run()
     let document = Document(
       bytes: scanner.bytes, tokens: scanner.tokens, count: scanner.count, userInfo: userInfo)
@@ -401,13 +407,34 @@ struct Scanner {
     count += 1
   }
 
+  /// Doubles the tape.
+  ///
+  /// NB: with `realloc`: for a big tape the C library moves the pages rather than copying them,
+  /// so growing never holds the old and the new tape at once (peak memory stays the tape's).
+  @inline(never)
   private mutating func grow() {
-    let larger = UnsafeMutablePointer<Token>.allocate(capacity: capacity * 2)
-    larger.moveInitialize(from: tokens, count: count)
-    if ownsTokens { tokens.deallocate() }
-    tokens = larger
-    capacity *= 2
+    let larger = capacity * 2
+    let size = larger * MemoryLayout<Token>.stride
+    if ownsTokens, let moved = realloc(tokens, size) {
+      tokens = moved.bindMemory(to: Token.self, capacity: larger)
+    } else {
+      let fresh = Scanner.allocateTape(larger)
+      fresh.moveInitialize(from: tokens, count: count)
+      if ownsTokens { free(tokens) }
+      tokens = fresh
+    }
+    capacity = larger
     ownsTokens = true
+  }
+
+  /// A tape of `capacity` tokens from `malloc` (freed with `free`, grown with `realloc`).
+  private static func allocateTape(_ capacity: Int) -> UnsafeMutablePointer<Token> {
+    let size = capacity * MemoryLayout<Token>.stride
+    guard let raw = malloc(size) else {
+      // NB: as Swift's own allocations do when memory runs out.
+      fatalError("out of memory for a JSON tape of \(capacity) values")
+    }
+    return raw.bindMemory(to: Token.self, capacity: capacity)
   }
 
   /// What can be wrong with the text.

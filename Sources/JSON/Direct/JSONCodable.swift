@@ -42,6 +42,7 @@ extension JSONDecodable {
   public static func decodeJSON(
     from buffer: UnsafeBufferPointer<UInt8>, with decoder: JSONDecoder
   ) throws(JSONError) -> Self {
+    try decoder.probe(Self.self, buffer)
     var result: Self?
     try decoder.scan(buffer) { (root) throws(JSONError) in
       do throws(JSONDeclined) {
