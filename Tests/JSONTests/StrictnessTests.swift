@@ -64,7 +64,9 @@ private func syntaxError(_ document: [UInt8]) -> JSONError? {
     #expect(failure?.path == path, "\(text)")
     #expect(failure?.message == message, "\(text)")
     struct Loose: Decodable { var a: Int? }
-    let decoded = error { () throws(JSONError) in try JSONDecoder().decode(Loose.self, from: document) }
+    let decoded = error { () throws(JSONError) in
+      try JSONDecoder().decode(Loose.self, from: document)
+    }
     #expect(decoded?.kind == .shape, "\(text)")
   }
 }

@@ -86,7 +86,8 @@ public struct UUID: Hashable, Comparable, Sendable, Codable, CustomStringConvert
     let string = try container.decode(String.self)
     guard let uuid = UUID(uuidString: string) else {
       throw DecodingError.dataCorruptedError(
-        in: container, debugDescription: "expected a UUID string, found \(JSONError.quoted(string))")
+        in: container,
+        debugDescription: "expected a UUID string, found \(JSONError.quoted(string))")
     }
     self = uuid
   }
