@@ -3,6 +3,7 @@
 #   make demo       build, then run the C and Python examples
 #   make test       build, then run the Swift, C and Python tests
 #   make bench      release builds, then every benchmark: one table and build/bench.json
+#   make fuzz       libFuzzer + AddressSanitizer over the C API for FUZZ_SECONDS (docs/fuzzing.md)
 #   make install    PREFIX=/usr/local: library, links, header, pkg-config file
 
 VERSION   := 0.1.0
