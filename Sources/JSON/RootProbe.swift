@@ -1,6 +1,7 @@
 /// A first look at a big document before it is scanned: when a type's `init(from:)` asks the
 /// root for a container it cannot be (an object of an array, an array of an object), the shape
-/// error comes at once, without scanning the text or laying its tape.
+/// error comes early, without laying the whole tape: the text is only checked for a syntax
+/// error up to where the first tape (2 bytes a byte of text) would have to grow.
 ///
 ///     // 100 MB `[0,0,…]` where an object is expected: at /: expected an object, found an array
 ///     try RootProbe.check(Counter.Action.self, buffer)
@@ -32,7 +33,8 @@ enum RootProbe {
     do {
       _ = try T(from: ProbeDecoder(root: root))
     } catch let error as Mismatch {
-      throw error.error
+      // NB: a syntax error found first still wins, as in a full decode (see Scanner.check).
+      throw Scanner.check(buffer, or: error.error)
     } catch {
       return
     }

@@ -31,6 +31,8 @@ struct Scanner {
   /// is open, its `end` holds the index of the one around it, plus one. No other memory.
   private var open = -1
   private var depth = 0
+  /// What to throw instead of growing the tape, when scanning only to check (``check(_:or:)``).
+  private var overBudget: JSONError?
 
   private init(_ bytes: UnsafeBufferPointer<UInt8>, tokens: UnsafeMutableBufferPointer<Token>?) {
     self.bytes = bytes
@@ -70,6 +72,28 @@ struct Scanner {
     return try scan(Scanner(bytes, tokens: nil), userInfo: userInfo, body)
   }
 
+  /// Checks `bytes` with a tape no bigger than the one it starts with (2 bytes a byte of
+  /// text): the first syntax error (or repeated member name) found within that, else
+  /// `mismatch`.
+  ///
+  ///     Scanner.check(bigArray, or: mismatch)  // a syntax error first, else the mismatch
+  ///
+  /// NB: for ``RootProbe``: a big document whose root cannot be the expected type still gets
+  /// the syntax error a full decode would give first (`[[[[…` nested too deep), but the scan
+  /// stops where the tape would grow, so memory stays bounded and the error comes early.
+  static func check(_ bytes: UnsafeBufferPointer<UInt8>, or mismatch: JSONError) -> JSONError {
+    guard bytes.count < Int(UInt32.max) else { return mismatch }
+    var scanner = Scanner(bytes, tokens: nil)
+    defer { if scanner.ownsTokens { free(scanner.tokens) } }
+    scanner.overBudget = mismatch
+    do throws(JSONError) {
+      try scanner.run()
+    } catch {
+      return error
+    }
+    return mismatch
+  }
+
   private static func scan<R>(
     _ scanner: consuming Scanner, userInfo: [CodingUserInfoKey: Any],
     _ body: (UnsafePointer<Document>) throws(JSONError) -> R
@@ -101,7 +125,7 @@ struct Scanner {
           throw fail(.tooDeep, at: i)
         }
         let index = count
-        append(
+        try append(
           Token(
             start: UInt32(truncatingIfNeeded: isObject ? index + 1 : i),
             end: UInt32(truncatingIfNeeded: open + 1), count: 0,
@@ -261,7 +285,7 @@ struct Scanner {
         i = try scanUTF8(at: i)
       }
     }
-    append(
+    try append(
       Token(
         start: UInt32(truncatingIfNeeded: start + 1), end: UInt32(truncatingIfNeeded: i),
         count: 0, kind: .string, flags: flags))
@@ -366,7 +390,7 @@ struct Scanner {
       guard i < end, ASCII.isDigit(bytes[i]) else { throw fail(.invalidExponent, at: i) }
       while i < end, ASCII.isDigit(bytes[i]) { i += 1 }
     }
-    append(
+    try append(
       Token(
         start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: i), count: 0,
         kind: .number, flags: flags))
@@ -384,7 +408,7 @@ struct Scanner {
       fromByteOffset: length - 4, as: UInt32.self)
     let found = raw.loadUnaligned(fromByteOffset: start + length - 4, as: UInt32.self)
     guard expected == found else { throw fail(.invalidLiteral, at: start) }
-    append(
+    try append(
       Token(
         start: UInt32(truncatingIfNeeded: start),
         end: UInt32(truncatingIfNeeded: start + length), count: 0, kind: kind, flags: 0))
@@ -401,8 +425,8 @@ struct Scanner {
   }
 
   @inline(__always)
-  private mutating func append(_ token: Token) {
-    if count == capacity { grow() }
+  private mutating func append(_ token: Token) throws(JSONError) {
+    if count == capacity { try grow() }
     (tokens + count).initialize(to: token)
     count += 1
   }
@@ -412,7 +436,8 @@ struct Scanner {
   /// NB: with `realloc`: for a big tape the C library moves the pages rather than copying them,
   /// so growing never holds the old and the new tape at once (peak memory stays the tape's).
   @inline(never)
-  private mutating func grow() {
+  private mutating func grow() throws(JSONError) {
+    if let overBudget { throw overBudget }
     let larger = capacity * 2
     let size = larger * MemoryLayout<Token>.stride
     if ownsTokens, let moved = realloc(tokens, size) {

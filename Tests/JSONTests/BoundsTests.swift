@@ -17,20 +17,27 @@ private func isOneLine(_ text: String) -> Bool {
   !text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
 }
 
-@Test func aBigRootOfTheWrongShapeFailsAtOnce() throws {
-  // NB: not even valid JSON past the first byte: the error comes before any scanning.
-  let array = Array("[0,0,0".utf8) + Array(repeating: UInt8(ascii: "0"), count: 100_000)
+@Test func aBigRootOfTheWrongShapeFailsEarly() throws {
+  // NB: the text is broken at its end: the scan stops long before, where its first tape is full.
+  let array = Array(("[" + String(repeating: "0,", count: 100_000) + "x").utf8)
   let failure = error { () throws(JSONError) in try JSONDecoder().decode(Point.self, from: array) }
   #expect(failure?.kind == .shape)
   #expect(failure?.description == "at /: expected an object, found an array")
 
-  let object = Array(#"{"a":"#.utf8) + Array(repeating: UInt8(ascii: " "), count: 100_000)
+  let members = (0..<20_000).map { #""k\#($0)":0,"# }.joined()
+  let object = Array(("{" + members + "x").utf8)
   let other = error { () throws(JSONError) in try JSONDecoder().decode([Int].self, from: object) }
   #expect(other?.description == "at /: expected an array, found an object")
 
-  // A small document is scanned first: its syntax error wins.
-  let small = error { () throws(JSONError) in try decode(Point.self, "[0,") }
-  #expect(small?.kind == .syntax)
+  // A syntax error found first still wins, as in a full decode: nesting too deep, a bad byte.
+  let deep = Array(repeating: UInt8(ascii: "["), count: 100_000)
+  let tooDeep = error { () throws(JSONError) in try JSONDecoder().decode(Point.self, from: deep) }
+  #expect(tooDeep?.message == "nesting deeper than 512")
+  let broken = Array(("[0,0x" + String(repeating: " ", count: 10_000) + "]").utf8)
+  let syntax = error { () throws(JSONError) in try JSONDecoder().decode(Point.self, from: broken) }
+  #expect(syntax?.kind == .syntax)
+  // A small document is scanned first, as ever.
+  #expect(error { () throws(JSONError) in try decode(Point.self, "[0,") }?.kind == .syntax)
   // A big one of the right shape decodes as ever.
   let padded = #"{"x":3}"# + String(repeating: " ", count: 10_000)
   #expect((try? decode(Point.self, padded)) == Point(x: 3))
