@@ -49,6 +49,10 @@ public struct JSONDecoder: Sendable {
     try T.decodeJSON(from: buffer, with: self)
   }
 
+  /// Documents longer than this get a first look at their root (``RootProbe``).
+  @inlinable
+  static var probeThreshold: Int { 4096 }
+
   /// Fails fast on a big document whose root `type` cannot be (see ``RootProbe``).
   @usableFromInline
   func probe<T: Decodable>(_ type: T.Type, _ buffer: UnsafeBufferPointer<UInt8>) throws(JSONError) {

@@ -14,7 +14,7 @@
 /// scalar, a type that catches the mismatch) leaves the decision to the full decode.
 enum RootProbe {
   /// Documents this small are decoded at once: their tape is small anyway.
-  static let threshold = 4096
+  static var threshold: Int { JSONDecoder.probeThreshold }
 
   /// Throws the shape error of `type` at the root if its first request cannot be met.
   static func check<T: Decodable>(
