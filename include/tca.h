@@ -160,6 +160,8 @@ void tca_string_free(char *string);
 /**
  * The message of the last failed call on the calling thread, naming the function and the place:
  *   "tca_store_send: at /: expected an object, found \"jumpButtonTapped\""
+ * One line of at most about 1 KB: values from the input are quoted escaped as JSON escapes them
+ * and cut after 20 characters ("…"), and no control byte is ever in it.
  * Successful calls leave it as it was. Owned by the library and valid until the next failing call
  * on this thread; never NULL ("" if no call on this thread has failed).
  */

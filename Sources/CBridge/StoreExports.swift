@@ -284,7 +284,7 @@ private func get(
     // NB: the state is our own valid JSON: a syntax error is the pointer's.
     switch error.kind {
     case .syntax: throw Failure(.invalidArgument, "json_pointer: \(error.message)")
-    default: throw Failure(.notFound, "json_pointer \"\(path)\": \(error)")
+    default: throw Failure(.notFound, "json_pointer \(JSONError.quoted(path)): \(error)")
     }
   }
   try deliver(value, to: outJSON, length: outLength)
