@@ -375,8 +375,16 @@ sanitize-address sanitize-thread: sanitize-%:
 
 # The template of docs/own-features.md, built out of tree as a user's package would be: its own
 # library (libstopwatch.so), driven from C and from Python through tca.h and the tca package.
+# NB: SwiftPM keeps the file list of a path dependency with a build: once libtca gains or loses a
+# source file, a package built against it before fails with "cannot find …". Such a build folder
+# is started afresh whenever the list of libtca's sources changed.
+SOURCE_LIST := $(shell find Sources -name '*.swift' | sort | cksum | cut -d' ' -f1)
+fresh-build = if [ "$$(cat $(1)/.sources 2>/dev/null)" != "$(SOURCE_LIST)" ]; then \
+  rm -rf $(1); mkdir -p $(1); echo $(SOURCE_LIST) > $(1)/.sources; fi
+
 test-own-feature: $(VENV)/.installed
 	@echo "== Own-feature template (examples/own-feature)"
+	@$(call fresh-build,$(BUILD)/own-feature)
 	$(MAKE) -C examples/own-feature test SWIFT=$(SWIFT) \
 	  BUILD=$(CURDIR)/$(BUILD)/own-feature PYTHON=$(CURDIR)/$(VENV)/bin/python
 
@@ -387,6 +395,7 @@ test-own-feature: $(VENV)/.installed
 test-new-feature: $(VENV)/.installed
 	@echo "== New-feature scaffold (scripts/new-feature.sh scaffolded …)"
 	rm -rf $(BUILD)/new-feature/scaffolded
+	@$(call fresh-build,$(BUILD)/new-feature/build)
 	scripts/new-feature.sh scaffolded $(BUILD)/new-feature/scaffolded
 	$(MAKE) -C $(BUILD)/new-feature/scaffolded test SWIFT=$(SWIFT) \
 	  BUILD=$(CURDIR)/$(BUILD)/new-feature/build PYTHON=$(CURDIR)/$(VENV)/bin/python
