@@ -4,6 +4,7 @@
 #   make test       build, then run the Swift, C and Python tests, the own-feature template and
 #                   the new-feature scaffold, and an install into a temporary prefix
 #   make bench      release builds, then every benchmark: one table and build/bench.json
+#   make fuzz       libFuzzer + AddressSanitizer over the C API for FUZZ_SECONDS (docs/fuzzing.md)
 #   make install    PREFIX=/usr/local: library, links, header, pkg-config file
 
 VERSION   := 0.1.0
@@ -32,7 +33,7 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.[ch]') Package
 .PHONY: all lib demo test test-swift test-c test-unwind-cxx test-python python-test-deps venv test-own-feature bench install clean \
   test-cdef test-cpp test-rust test-lua test-dotnet lua-cdef bench-bindings \
   abi-check sanitize sanitize-address sanitize-thread examples test-install install-test-deps \
-  test-new-feature
+  test-new-feature fuzz
 
 all: lib
 
@@ -378,8 +379,16 @@ sanitize-address sanitize-thread: sanitize-%:
 
 # The template of docs/own-features.md, built out of tree as a user's package would be: its own
 # library (libstopwatch.so), driven from C and from Python through tca.h and the tca package.
+# NB: SwiftPM keeps the file list of a path dependency with a build: once libtca gains or loses a
+# source file, a package built against it before fails with "cannot find …". Such a build folder
+# is started afresh whenever the list of libtca's sources changed.
+SOURCE_LIST := $(shell find Sources -name '*.swift' | sort | cksum | cut -d' ' -f1)
+fresh-build = if [ "$$(cat $(1)/.sources 2>/dev/null)" != "$(SOURCE_LIST)" ]; then \
+  rm -rf $(1); mkdir -p $(1); echo $(SOURCE_LIST) > $(1)/.sources; fi
+
 test-own-feature: $(VENV)/.installed
 	@echo "== Own-feature template (examples/own-feature)"
+	@$(call fresh-build,$(BUILD)/own-feature)
 	$(MAKE) -C examples/own-feature test SWIFT=$(SWIFT) \
 	  BUILD=$(CURDIR)/$(BUILD)/own-feature PYTHON=$(CURDIR)/$(VENV)/bin/python
 
@@ -390,9 +399,51 @@ test-own-feature: $(VENV)/.installed
 test-new-feature: $(VENV)/.installed
 	@echo "== New-feature scaffold (scripts/new-feature.sh scaffolded …)"
 	rm -rf $(BUILD)/new-feature/scaffolded
+	@$(call fresh-build,$(BUILD)/new-feature/build)
 	scripts/new-feature.sh scaffolded $(BUILD)/new-feature/scaffolded
 	$(MAKE) -C $(BUILD)/new-feature/scaffolded test SWIFT=$(SWIFT) \
 	  BUILD=$(CURDIR)/$(BUILD)/new-feature/build PYTHON=$(CURDIR)/$(VENV)/bin/python
+
+# ---- fuzzing -----------------------------------------------------------------------------------
+# make fuzz: libFuzzer with AddressSanitizer over the C API (Tests/fuzz/fuzz_store.c: the JSON
+# decoder and send, new from a snapshot, respond, fail, complete, get, advance, poll), coverage
+# inside the Swift code, for FUZZ_SECONDS (60: the short run of make test). Seeds come from the
+# actions in docs/features.md; new inputs gather in build/fuzz/corpus. docs/fuzzing.md has the
+# long run. FUZZ_FLAGS adds libFuzzer flags (-runs=10000000 -jobs=…).
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   ?=
+FUZZ_SCRATCH := .build-fuzz
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_MODULES := JSON CSystem StoreKernel Features CBridge LibTCA
+FUZZ_SWIFT   := $(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) --target LibTCA \
+  -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
+
+fuzz: $(FUZZ_DIR)/fuzz_store $(FUZZ_DIR)/seeds/.made
+	@echo "== fuzzing for $(FUZZ_SECONDS) s (make fuzz FUZZ_SECONDS=…)"
+	mkdir -p $(FUZZ_DIR)/corpus
+	ASAN_OPTIONS=detect_leaks=1 $(FUZZ_DIR)/fuzz_store -max_total_time=$(FUZZ_SECONDS) \
+	  -max_len=4096 -timeout=20 -rss_limit_mb=3072 -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_FLAGS) $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+
+# NB: SwiftPM compiles the library's modules with the fuzzer's coverage and ASan; the toolchain's
+# swiftc links their objects with the harness and libFuzzer (which brings main).
+$(FUZZ_DIR)/fuzz_store: $(SWIFT_SOURCES) Tests/fuzz/fuzz_store.c include/tca.h
+	$(FUZZ_SWIFT)
+	mkdir -p $(FUZZ_DIR)
+	$(SAN_CC) -std=c99 -g -O1 -fsanitize=fuzzer-no-link,address -Iinclude \
+	  -c Tests/fuzz/fuzz_store.c -o $(FUZZ_DIR)/fuzz_store.o
+	bin=$$($(FUZZ_SWIFT) --show-bin-path) && \
+	  $(SWIFT_BIN)swiftc -sanitize=fuzzer,address -use-ld=lld $(FUZZ_DIR)/fuzz_store.o \
+	    $(foreach m,$(FUZZ_MODULES),$$bin/$(m).build/*.o) -o $@ \
+	    -Xlinker -rpath -Xlinker $(SWIFT_LINUXLIB)
+
+$(FUZZ_DIR)/seeds/.made: docs/features.md Tests/fuzz/seeds.py $(wildcard Tests/fixtures/matchscores/*)
+	rm -rf $(FUZZ_DIR)/seeds
+	$(PYTHON) Tests/fuzz/seeds.py docs/features.md $(FUZZ_DIR)/seeds Tests/fixtures/matchscores
+	touch $@
+
+# make test runs the short fuzz run too.
+test: fuzz
 
 # ---- install -----------------------------------------------------------------------------------
 
@@ -443,4 +494,4 @@ test-install: lib install-test-deps
 	fi
 
 clean:
-	rm -rf $(BUILD) .build $(BENCH_SCRATCH) .build-address .build-thread
+	rm -rf $(BUILD) .build $(BENCH_SCRATCH) .build-address .build-thread $(FUZZ_SCRATCH)

@@ -32,8 +32,9 @@
  *   - Strings the library returns through char ** are the caller's, released with
  *     tca_string_free(). Input buffers are only read during the call and never kept.
  *   - Every function that takes a NUL-terminated string has a form that takes it with a length:
- *     tca_store_send_n, tca_store_respond_n, tca_store_fail_n, tca_store_get_n, and
- *     tca_store_new_v2 (the feature name and the state both with lengths).
+ *     tca_store_send_n, tca_store_respond_n, tca_store_fail_n, tca_store_get_n,
+ *     tca_canonical_action_n, and tca_store_new_v2 (the feature name and the state both with
+ *     lengths); tca_store_replay takes its journal with a length only.
  *   - Text input (JSON, names, messages) must be UTF-8; invalid UTF-8 is an error, never repaired.
  *     JSON is checked strictly (docs/wire-format.md): nesting deeper than 512 is an error.
  *
@@ -159,6 +160,8 @@ void tca_string_free(char *string);
 /**
  * The message of the last failed call on the calling thread, naming the function and the place:
  *   "tca_store_send: at /: expected an object, found \"jumpButtonTapped\""
+ * One line of at most about 1 KB: values from the input are quoted escaped as JSON escapes them
+ * and cut after 20 characters ("…"), and no control byte is ever in it.
  * Successful calls leave it as it was. Owned by the library and valid until the next failing call
  * on this thread; never NULL ("" if no call on this thread has failed).
  */
@@ -220,7 +223,12 @@ typedef struct tca_options {
      host's next tca_store_poll, tca_store_send or tca_store_advance applies it, on the host's
      thread, so every subscriber call and every request happens there. Not with threaded = 1. */
   int32_t answers;
-  int32_t reserved0;    /* v2: must be 0 */
+  /* v2. 0 (the default) or 1: the store keeps a journal of every input — its first state, seed
+     and clock, each action, answer, failure and completion, each clock move — so that
+     tca_store_replay can rebuild it at any version (tca_store_journal; docs/wire-format.md,
+     "Journals"); and it can keep the actions it reduces (tca_store_log_reductions). A recorded
+     store with seed 0 picks a seed, which the journal keeps. */
+  int32_t record;
   uint64_t reserved[4]; /* v2: must be 0 */
 } tca_options;
 
@@ -246,8 +254,8 @@ enum tca_answers_mode {
 
 /**
  * Fills `options` with the defaults of this version: TCA_OPTIONS_VERSION, a real clock, no
- * thread, requests through callbacks, answers on any thread, a seed from the system, reserved
- * fields 0. NULL is a no-op. Never blocks.
+ * thread, requests through callbacks, answers on any thread, a seed from the system, no
+ * recording, reserved fields 0. NULL is a no-op. Never blocks.
  */
 void tca_options_init(tca_options *options);
 
@@ -617,6 +625,113 @@ int64_t tca_store_next_deadline_ms(const tca_store *store);
  * refused).
  */
 int tca_store_fd(tca_store *store);
+
+/* ---- Recording, replay and tests ------------------------------------------------------------ */
+
+/**
+ * The journal of a store created with options.record = 1 (or replayed): JSON Lines, one JSON
+ * object per line, each line ended by "\n". The first line is the header — the format version,
+ * the feature, the clock, the seed and the state the store started from:
+ *
+ *   {"tcaJournal":1,"feature":"counter","clock":"manual","seed":7,"version":0,"state":{…}}
+ *   {"send":{"numberFactButtonTapped":{}},"version":1}
+ *   {"request":{"id":1,"name":"numberFact.fetch","kind":"oneShot","payload":0}}
+ *   {"respond":1,"value":"0 is a good number.","version":2}
+ *   {"advance":500,"version":3}
+ *
+ * Then one line per input, in the order the store received them: each action (canonical JSON),
+ * answer, failure and completion (with its request id), each move of a manual clock; on a real
+ * clock, each poll that ran something, and on every input the clock's time ("at", nanoseconds
+ * since the store was made). "version" is the state's version once the input was applied.
+ * "request" and "cancelled" lines note what the store asked of the host. docs/wire-format.md,
+ * "Journals", describes every line. Any thread; waits for no callback.
+ *
+ * out_json:   receives a NUL-terminated string the caller releases with tca_string_free();
+ *             NULL on failure.
+ * out_length: if not NULL, receives its length in bytes (without the NUL); 0 on failure.
+ *
+ * Returns TCA_OK; TCA_ERR_INVALID_HANDLE; TCA_ERR_INVALID_ARGUMENT (out_json NULL, or the store
+ * does not record); TCA_ERR_NO_MEMORY.
+ */
+tca_status tca_store_journal(tca_store *store, char **out_json, size_t *out_length);
+
+/**
+ * Time travel: a new store rebuilt from `journal` (what tca_store_journal gave; `length` bytes,
+ * no NUL needed) up to version `to_version`: every input whose "version" is at most `to_version`
+ * is given again, in order, to a store of the journal's feature, state and seed, on a manual
+ * clock (a real clock's times become moves of it). TCA_VERSION_NONE (UINT64_MAX) replays it all.
+ * Its state is then byte for byte the recorded store's at that version, and its requests have the
+ * same ids.
+ *
+ * The replay makes no host requests: the journal answers them. Requests it leaves unanswered
+ * wait for the host: in pull mode (options->requests = TCA_REQUESTS_QUEUED) the first
+ * tca_store_take_requests returns them; in callback mode the request callback gets them at the
+ * first tca_store_send, tca_store_poll or tca_store_advance once a handler is set.
+ * From `options` (NULL: the defaults) the replay takes `threaded`, `requests` and `answers`; the
+ * clock is always manual, the seed the journal's, and the new store records (its journal starts
+ * with the inputs replayed).
+ *
+ * out: receives the new store (free it with tca_store_free); NULL on failure.
+ *
+ * Returns TCA_OK; TCA_ERR_INVALID_ARGUMENT (journal or out NULL, bad options);
+ * TCA_ERR_UNKNOWN_FEATURE; TCA_ERR_JSON_SYNTAX / TCA_ERR_JSON_SHAPE (a line that is not a journal
+ * line of this library), or the status a given input failed with (an answer to an unknown
+ * request: a journal of another run): tca_last_error names the line ("journal line 4: …").
+ */
+tca_status tca_store_replay(const char *journal, size_t length, uint64_t to_version,
+                            const tca_options *options, tca_store **out);
+
+/**
+ * Makes a recorded store keep (enabled = 1), or stop keeping and drop (0), the list of the
+ * actions it reduces, for tca_store_take_reductions: what a test store asserts (Python's
+ * tca.testing.TestStore). Off when the store is made. Any thread.
+ *
+ * Returns TCA_OK; TCA_ERR_INVALID_HANDLE; TCA_ERR_INVALID_ARGUMENT (the store does not record, or
+ * enabled is neither 0 nor 1).
+ */
+tca_status tca_store_log_reductions(tca_store *store, int32_t enabled);
+
+/**
+ * Takes the actions reduced since the last take (logging on: tca_store_log_reductions), oldest
+ * first, as a JSON array, each with its origin — "host" (sent by the host) or "effect" (fed back
+ * by an effect: an answer, a timer, a .send) — and the state right after it:
+ *
+ *   [{"origin":"host","action":{"numberFactButtonTapped":{}},"state":{…}},
+ *    {"origin":"effect","action":{"numberFactResponse":{…}},"state":{…}}]
+ *
+ * Actions are in canonical JSON (tca_canonical_action). Any thread; never runs the store.
+ *
+ * out_json:   receives a NUL-terminated string the caller releases with tca_string_free();
+ *             NULL on failure.
+ * out_length: if not NULL, receives its length in bytes (without the NUL); 0 on failure.
+ *
+ * Returns TCA_OK; TCA_ERR_INVALID_HANDLE; TCA_ERR_INVALID_ARGUMENT (out_json NULL, the store
+ * does not record, or logging is off); TCA_ERR_NO_MEMORY.
+ */
+tca_status tca_store_take_reductions(tca_store *store, char **out_json, size_t *out_length);
+
+/**
+ * The canonical form of an action of `feature`, given in any form its stores accept (a bare case
+ * name, a bare payload, the canonical form): decoded, then encoded. Two actions are the same
+ * exactly when their canonical forms are equal:
+ *
+ *   "incrementButtonTapped"  ->  {"incrementButtonTapped":{}}
+ *
+ * out_json:   receives a NUL-terminated string the caller releases with tca_string_free();
+ *             NULL on failure.
+ * out_length: if not NULL, receives its length in bytes (without the NUL); 0 on failure.
+ *
+ * Returns TCA_OK; TCA_ERR_INVALID_ARGUMENT (a NULL argument); TCA_ERR_UNKNOWN_FEATURE;
+ * TCA_ERR_JSON_SYNTAX / TCA_ERR_JSON_SHAPE (not an action of the feature); TCA_ERR_NO_MEMORY.
+ * Any thread.
+ */
+tca_status tca_canonical_action(const char *feature, const char *action_json, char **out_json,
+                                size_t *out_length);
+
+/** tca_canonical_action with a feature name and an action of so many bytes (no NUL needed). */
+tca_status tca_canonical_action_n(const char *feature, size_t feature_length,
+                                  const char *action_json, size_t action_length, char **out_json,
+                                  size_t *out_length);
 
 #ifdef __cplusplus
 }

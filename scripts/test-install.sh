@@ -18,7 +18,8 @@ prefix=$tmp/prefix
 
 installed=$prefix/lib/libtca.so.$version
 [ -f "$installed" ] || fail "make install left no $installed"
-if readelf -S --wide "$installed" | grep -q '\.symtab'; then fail "$installed is not stripped"; fi
+sections=$(readelf -S --wide "$installed")
+case "$sections" in *'.symtab'*) fail "$installed is not stripped" ;; esac
 built_size=$(stat -c %s "build/lib/libtca.so.$version")
 installed_size=$(stat -c %s "$installed")
 echo "installed $installed: $installed_size bytes (the build's copy: $built_size)"
@@ -36,8 +37,13 @@ echo "pkg-config --cflags --libs tca: $flags"
 (cd "$tmp" && "$cc" hello.c $flags -o hello)
 actual=$(cd / && env -u LD_LIBRARY_PATH -u TCA_LIBRARY "$tmp/hello") || fail "hello did not run"
 [ "$actual" = "$expected" ] || fail "hello printed $actual, the README says $expected"
-ldd "$tmp/hello" | grep -q "libtca.so.0 => $prefix/lib/libtca.so.0" \
-  || fail "hello does not load the installed library: $(ldd "$tmp/hello" | grep libtca)"
+# NB: ldd's output is read whole first: `ldd | grep -q` under pipefail fails when grep stops
+# reading early and ldd dies of SIGPIPE.
+loaded=$(ldd "$tmp/hello")
+case "$loaded" in
+  *"libtca.so.0 => $prefix/lib/libtca.so.0"*) ;;
+  *) fail "hello does not load the installed library: $(printf '%s\n' "$loaded" | grep libtca)" ;;
+esac
 echo "hello (built with pkg-config alone) printed $actual"
 
 # Into a system prefix (staged with DESTDIR, so ldconfig does not run) tca.pc has no rpath: there

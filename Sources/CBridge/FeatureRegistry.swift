@@ -28,7 +28,8 @@ enum LinkedFeatures {
     let features = try all()
     guard let feature = features.first(where: { $0.name == name }) else {
       let known = features.map(\.name).joined(separator: ", ")
-      throw Failure(.unknownFeature, "no feature named \"\(name)\" (this library has: \(known))")
+      throw Failure(
+        .unknownFeature, "no feature named \(JSONError.quoted(name)) (this library has: \(known))")
     }
     return feature
   }

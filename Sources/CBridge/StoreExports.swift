@@ -7,7 +7,7 @@ import JSON
 import StoreKernel
 
 /// The layout of `tca_options` in tca.h, version 2 (64 bytes, no hidden padding):
-/// `{u32 version; i32 clock; i32 threaded; i32 requests; u64 seed; i32 answers; i32 reserved0;
+/// `{u32 version; i32 clock; i32 threaded; i32 requests; u64 seed; i32 answers; i32 record;
 /// u64 reserved[4]}`. Version 1 is its first 24 bytes, with `requests` as padding (ignored).
 struct Options {
   static let currentVersion: UInt32 = 2
@@ -16,6 +16,7 @@ struct Options {
   var seed: UInt64? = nil
   var requests: RequestDelivery = .callback
   var answers: AnswerDelivery = .anyThread
+  var record = false
 
   init(_ raw: UnsafeRawPointer?) throws(Failure) {
     guard let raw else { return }
@@ -61,8 +62,10 @@ struct Options {
         "options.answers is \(other), expected TCA_ANSWERS_ANY_THREAD (0) or "
           + "TCA_ANSWERS_HOST_THREAD (1)")
     }
-    guard raw.loadUnaligned(fromByteOffset: 28, as: Int32.self) == 0 else {
-      throw Failure(.invalidArgument, "options.reserved0 is not 0")
+    switch raw.loadUnaligned(fromByteOffset: 28, as: Int32.self) {
+    case 0: record = false
+    case 1: record = true
+    case let other: throw Failure(.invalidArgument, "options.record is \(other), expected 0 or 1")
     }
     for index in 0..<4 {
       let value = raw.loadUnaligned(fromByteOffset: 32 + 8 * index, as: UInt64.self)
@@ -160,13 +163,18 @@ private func makeStore(
       state: saved,
       options: StoreOptions(
         clock: options.clock, seed: options.seed, trace: traceFromEnvironment,
-        requests: options.requests, answers: options.answers))
+        requests: options.requests, answers: options.answers, record: options.record))
   } catch {
     let failure = Failure(error)
     throw Failure(failure.status, "state_json " + failure.message)
   }
+  return try register(store, threaded: options.threaded)
+}
+
+/// Gives `store` a handle (and a threaded store its thread).
+func register(_ store: any HostStore, threaded: Bool) throws(Failure) -> OpaquePointer {
   var runner: Runner?
-  if options.threaded {
+  if threaded {
     do {
       let fd = try store.fileDescriptor()
       runner = try Runner.start(store: store, fd: fd)
@@ -276,7 +284,7 @@ private func get(
     // NB: the state is our own valid JSON: a syntax error is the pointer's.
     switch error.kind {
     case .syntax: throw Failure(.invalidArgument, "json_pointer: \(error.message)")
-    default: throw Failure(.notFound, "json_pointer \"\(path)\": \(error)")
+    default: throw Failure(.notFound, "json_pointer \(JSONError.quoted(path)): \(error)")
     }
   }
   try deliver(value, to: outJSON, length: outLength)

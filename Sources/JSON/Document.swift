@@ -81,11 +81,42 @@ struct Document {
     case .null: return "null"
     case .true: return "true"
     case .false: return "false"
-    case .number: return String(decoding: text(at: index), as: UTF8.self)
-    case .string: return quoted(string(at: index))
+    case .number: return shortened(text(at: index))
+    case .string: return quotedPrefix(at: index)
     case .array: return "an array"
     case .object: return "an object"
     }
+  }
+
+  /// The string at `index` as ``quoted(_:)`` shows it, made from the first bytes of its text
+  /// only: a 100 MB string costs its first few hundred bytes.
+  func quotedPrefix(at index: Int) -> String {
+    let text = text(at: index)
+    let escaped = tokens[index].flags & Token.escaped != 0
+    // NB: a scalar takes at most 12 bytes of text (an escaped surrogate pair), so this many
+    // bytes hold more scalars than a message shows, and `quoted` adds its "…".
+    let budget = (quotedScalars + 1) * 12
+    guard text.count > budget else { return quoted(makeString(text, escaped: escaped)) }
+    var cut = 0
+    while cut < text.count {
+      let byte = text[cut]
+      var step: Int
+      if escaped && byte == ASCII.backslash {
+        step = cut + 1 < text.count && text[cut + 1] == UInt8(ascii: "u") ? 6 : 2
+        // NB: a high surrogate is always followed by its low one (the scanner checked).
+        if step == 6, cut + 2 < text.count, text[cut + 2] | 0x20 == UInt8(ascii: "d"),
+          cut + 3 < text.count, let digit = ASCII.hexValue(text[cut + 3]), digit >= 8,
+          digit < 0xC
+        {
+          step = 12
+        }
+      } else {
+        step = byte < 0x80 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+      }
+      if cut + step > budget || cut + step > text.count { break }
+      cut += step
+    }
+    return quoted(makeString(UnsafeBufferPointer(rebasing: text[0..<cut]), escaped: escaped))
   }
 
   // MARK: - Paths
@@ -154,7 +185,12 @@ struct Document {
     var names: [String] = []
     var key = index + 1
     while key < Int(tokens[index].end) {
-      names.append(quoted(string(at: key)))
+      // NB: a message names a few members, not all of a big object's.
+      if names.count == 8 {
+        names.append("…")
+        break
+      }
+      names.append(quotedPrefix(at: key))
       key = next(after: key + 1)
     }
     return names.isEmpty ? "no members" : names.joined(separator: ", ")
@@ -193,19 +229,33 @@ struct Document {
   }
 }
 
-/// `"text"`, cut after 20 characters, for error messages.
+/// How many Unicode scalars of a value a message shows (``quoted(_:)``, ``shortened(_:)``).
+let quotedScalars = 20
+
+/// `"text"` for error messages: escaped as JSON escapes it (so a quote, a newline or a NUL in
+/// the input cannot end the value, forge a line or cut a C string short), cut after 20 Unicode
+/// scalars with "…".
+///
+///     quoted("a\"b\n")  // "a\"b\n" with the quote and newline escaped
 func quoted(_ text: String) -> String {
   var shown = ""
-  var characters = 0
-  for character in text {
-    if characters == 20 {
+  var scalars = 0
+  for scalar in text.unicodeScalars {
+    if scalars == quotedScalars {
       shown += "…"
       break
     }
-    shown.append(character)
-    characters += 1
+    shown.unicodeScalars.append(scalar)
+    scalars += 1
   }
   var out = OutputBuffer(capacity: shown.utf8.count + 8)
   out.appendString(shown)
   return String(decoding: out.written, as: UTF8.self)
+}
+
+/// A number's text (ASCII) for error messages, cut after 20 characters with "…".
+func shortened(_ text: UnsafeBufferPointer<UInt8>) -> String {
+  guard text.count > quotedScalars else { return String(decoding: text, as: UTF8.self) }
+  return String(decoding: UnsafeBufferPointer(rebasing: text[0..<quotedScalars]), as: UTF8.self)
+    + "…"
 }

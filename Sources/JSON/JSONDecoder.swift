@@ -49,6 +49,16 @@ public struct JSONDecoder: Sendable {
     try T.decodeJSON(from: buffer, with: self)
   }
 
+  /// Documents longer than this get a first look at their root (``RootProbe``).
+  @inlinable
+  static var probeThreshold: Int { 4096 }
+
+  /// Fails fast on a big document whose root `type` cannot be (see ``RootProbe``).
+  @usableFromInline
+  func probe<T: Decodable>(_ type: T.Type, _ buffer: UnsafeBufferPointer<UInt8>) throws(JSONError) {
+    try RootProbe.check(type, buffer)
+  }
+
   /// Scans `buffer` and calls `body` with its root value.
   @usableFromInline
   func scan(
@@ -64,7 +74,10 @@ public struct JSONDecoder: Sendable {
   public func decodeThroughCodable<T: Decodable>(
     _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>
   ) throws(JSONError) -> T {
-    try withResult(of: type) { (body) throws(JSONError) in try decodeRoot(of: buffer, body) }
+    try RootProbe.check(type, buffer)
+    return try withResult(of: type) { (body) throws(JSONError) in
+      try decodeRoot(of: buffer, body)
+    }
   }
 
   /// A function that decodes `T`s with this decoder's settings, by the path `T` has: made once,
@@ -163,7 +176,12 @@ extension JSONError {
     case let .typeMismatch(_, context), let .valueNotFound(_, context),
       let .dataCorrupted(context):
       var message = context.debugDescription
-      if message.hasPrefix("Invalid number of keys found") {
+      if message.hasPrefix("Cannot initialize "), let range = message.firstRange(of: " value ") {
+        // NB: the standard library's `init(from:)` of a `RawRepresentable` enum puts the raw
+        // value in its message as is (quotes, newlines, NULs, 100 MB): shown quoted instead.
+        let value = document.index(at: context.codingPath).map(document.brief(at:))
+        message = String(message[..<range.upperBound]) + (value ?? "(not shown)")
+      } else if message.hasPrefix("Invalid number of keys found") {
         // NB: the synthesized `init(from:)` of an enum, given an object without exactly one of
         // its cases.
         let names = document.index(at: context.codingPath).map(document.memberNames(at:))
@@ -172,7 +190,7 @@ extension JSONError {
       self.init(.shape, path: pointer(context.codingPath), message)
     case let .keyNotFound(key, context):
       self.init(
-        .shape, path: pointer(context.codingPath), "missing member \(quoted(key.stringValue))")
+        .shape, path: pointer(context.codingPath), "missing member \(JSON.quoted(key.stringValue))")
     @unknown default:
       self.init(.shape, "\(error)")
     }

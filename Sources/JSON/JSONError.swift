@@ -30,6 +30,39 @@ public struct JSONError: Error, CustomStringConvertible, Equatable, Sendable {
 
   public var description: String {
     if let offset { return "at byte \(offset): \(message)" }
-    return "at \(path.isEmpty ? "/" : path): \(message)"
+    return "at \(path.isEmpty ? "/" : JSONError.shownPath(path)): \(message)"
+  }
+
+  /// `text` as messages quote a value from the input: a JSON string, escaped as JSON escapes it
+  /// (quotes, backslashes, control characters), cut after 20 Unicode scalars with "…". For the
+  /// messages of `DecodingError`s a type throws, so they name values as the library's do.
+  ///
+  ///     JSONError.quoted("x\"\n")  // "x\"\n", escaped
+  public static func quoted(_ text: String) -> String { JSON.quoted(text) }
+
+  /// A path as a message shows it: control characters escaped (`\u000A`), and a long one cut
+  /// to its last 200 characters after "…".
+  ///
+  /// NB: a path is made of the input's member names: it is not quoted, but must not forge a
+  /// line or carry a 100 MB name into `tca_last_error()`.
+  static func shownPath(_ path: String) -> String {
+    let limit = 200
+    let unsafe = path.utf8.contains { $0 < 0x20 || $0 == 0x7F }
+    guard unsafe || path.utf8.count > limit else { return path }
+    var scalars = Array(path.unicodeScalars)
+    var out = ""
+    if scalars.count > limit {
+      scalars = Array(scalars[(scalars.count - limit)...])
+      out = "…"
+    }
+    for scalar in scalars {
+      if scalar.value < 0x20 || scalar.value == 0x7F {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
   }
 }

@@ -1,9 +1,16 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Reads JSON text into a ``Document`` in one pass, checking every rule of RFC 8259 on the way.
 ///
 /// It rejects what the wire format rejects (docs/wire-format.md): invalid UTF-8, lone surrogates,
 /// control characters in strings, leading zeros, trailing bytes, a byte order mark, a repeated
 /// member name in one object and nesting deeper than ``JSONParser/maxDepth``. Nothing it reads
-/// can make it trap; every failure is a syntax error with the byte offset.
+/// can make it trap; every failure is a syntax error with the byte offset, but for a repeated
+/// member name: valid JSON of a shape the wire format refuses, a shape error at its object.
 ///
 ///     let value = try Scanner.withDocument(buffer) { $0.pointee.value(at: 0) }
 ///
@@ -24,6 +31,8 @@ struct Scanner {
   /// is open, its `end` holds the index of the one around it, plus one. No other memory.
   private var open = -1
   private var depth = 0
+  /// What to throw instead of growing the tape, when scanning only to check (``check(_:or:)``).
+  private var overBudget: JSONError?
 
   private init(_ bytes: UnsafeBufferPointer<UInt8>, tokens: UnsafeMutableBufferPointer<Token>?) {
     self.bytes = bytes
@@ -36,7 +45,7 @@ struct Scanner {
     } else {
       // NB: a compact document has about one value per 8 bytes; the tape grows if it has more.
       self.capacity = max(8, bytes.count / 8)
-      self.tokens = .allocate(capacity: capacity)
+      self.tokens = Scanner.allocateTape(capacity)
       self.ownsTokens = true
     }
   }
@@ -63,12 +72,34 @@ struct Scanner {
     return try scan(Scanner(bytes, tokens: nil), userInfo: userInfo, body)
   }
 
+  /// Checks `bytes` with a tape no bigger than the one it starts with (2 bytes a byte of
+  /// text): the first syntax error (or repeated member name) found within that, else
+  /// `mismatch`.
+  ///
+  ///     Scanner.check(bigArray, or: mismatch)  // a syntax error first, else the mismatch
+  ///
+  /// NB: for ``RootProbe``: a big document whose root cannot be the expected type still gets
+  /// the syntax error a full decode would give first (`[[[[…` nested too deep), but the scan
+  /// stops where the tape would grow, so memory stays bounded and the error comes early.
+  static func check(_ bytes: UnsafeBufferPointer<UInt8>, or mismatch: JSONError) -> JSONError {
+    guard bytes.count < Int(UInt32.max) else { return mismatch }
+    var scanner = Scanner(bytes, tokens: nil)
+    defer { if scanner.ownsTokens { free(scanner.tokens) } }
+    scanner.overBudget = mismatch
+    do throws(JSONError) {
+      try scanner.run()
+    } catch {
+      return error
+    }
+    return mismatch
+  }
+
   private static func scan<R>(
     _ scanner: consuming Scanner, userInfo: [CodingUserInfoKey: Any],
     _ body: (UnsafePointer<Document>) throws(JSONError) -> R
   ) throws(JSONError) -> R {
     var scanner = scanner
-    defer { if scanner.ownsTokens { scanner.tokens.deallocate() } }
+    defer { if scanner.ownsTokens { free(scanner.tokens) } }
     try scanner.run()
     let document = Document(
       bytes: scanner.bytes, tokens: scanner.tokens, count: scanner.count, userInfo: userInfo)
@@ -94,7 +125,7 @@ struct Scanner {
           throw fail(.tooDeep, at: i)
         }
         let index = count
-        append(
+        try append(
           Token(
             start: UInt32(truncatingIfNeeded: isObject ? index + 1 : i),
             end: UInt32(truncatingIfNeeded: open + 1), count: 0,
@@ -160,8 +191,51 @@ struct Scanner {
     depth -= 1
     tokens[container].end = UInt32(truncatingIfNeeded: count)
     if tokens[container].kind == .object, tokens[container].count > 1 {
-      try MemberNames(tokens: tokens, bytes: bytes).checkUnique(in: container)
+      if let duplicate = MemberNames(tokens: tokens, bytes: bytes).firstDuplicate(in: container) {
+        throw duplicateError(duplicate, in: container)
+      }
     }
+  }
+
+  /// The shape error of a member name given twice in the object at `object` (just closed): at
+  /// the object's pointer, naming the key.
+  ///
+  ///     {"a":1,"a":2}  →  at /: duplicate member name "a"
+  ///
+  /// NB: a repeated name is valid JSON (RFC 8259) that the wire format refuses (I-JSON does
+  /// too), so it is a shape error, not a syntax one. The objects and arrays around it are still
+  /// open: their chain (see ``open``) gives the path; an array's `count` is the index of the
+  /// element being read.
+  @inline(never)
+  private func duplicateError(_ key: Int, in object: Int) -> JSONError {
+    var chain = [object]
+    var ancestor = open
+    while ancestor >= 0 {
+      chain.append(ancestor)
+      ancestor = Int(tokens[ancestor].end) - 1
+    }
+    var path: [any CodingKey] = []
+    var level = chain.count - 1
+    while level > 0 {
+      let parent = chain[level]
+      let child = chain[level - 1]
+      if tokens[parent].kind == .object {
+        path.append(AnyCodingKey(keyString(child - 1)))
+      } else {
+        path.append(AnyCodingKey(index: Int(tokens[parent].count)))
+      }
+      level -= 1
+    }
+    return JSONError(
+      .shape, path: JSON.pointer(path), "duplicate member name \(quoted(keyString(key)))")
+  }
+
+  /// The name at key token `key`, unescaped.
+  private func keyString(_ key: Int) -> String {
+    let token = tokens[key]
+    let text = UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)])
+    if token.flags & Token.escaped == 0 { return String(decoding: text, as: UTF8.self) }
+    return String(decoding: unescaped(text), as: UTF8.self)
   }
 
   /// Reads `"name":` and the whitespace after it.
@@ -211,7 +285,7 @@ struct Scanner {
         i = try scanUTF8(at: i)
       }
     }
-    append(
+    try append(
       Token(
         start: UInt32(truncatingIfNeeded: start + 1), end: UInt32(truncatingIfNeeded: i),
         count: 0, kind: .string, flags: flags))
@@ -316,7 +390,7 @@ struct Scanner {
       guard i < end, ASCII.isDigit(bytes[i]) else { throw fail(.invalidExponent, at: i) }
       while i < end, ASCII.isDigit(bytes[i]) { i += 1 }
     }
-    append(
+    try append(
       Token(
         start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: i), count: 0,
         kind: .number, flags: flags))
@@ -334,7 +408,7 @@ struct Scanner {
       fromByteOffset: length - 4, as: UInt32.self)
     let found = raw.loadUnaligned(fromByteOffset: start + length - 4, as: UInt32.self)
     guard expected == found else { throw fail(.invalidLiteral, at: start) }
-    append(
+    try append(
       Token(
         start: UInt32(truncatingIfNeeded: start),
         end: UInt32(truncatingIfNeeded: start + length), count: 0, kind: kind, flags: 0))
@@ -351,19 +425,41 @@ struct Scanner {
   }
 
   @inline(__always)
-  private mutating func append(_ token: Token) {
-    if count == capacity { grow() }
+  private mutating func append(_ token: Token) throws(JSONError) {
+    if count == capacity { try grow() }
     (tokens + count).initialize(to: token)
     count += 1
   }
 
-  private mutating func grow() {
-    let larger = UnsafeMutablePointer<Token>.allocate(capacity: capacity * 2)
-    larger.moveInitialize(from: tokens, count: count)
-    if ownsTokens { tokens.deallocate() }
-    tokens = larger
-    capacity *= 2
+  /// Doubles the tape.
+  ///
+  /// NB: with `realloc`: for a big tape the C library moves the pages rather than copying them,
+  /// so growing never holds the old and the new tape at once (peak memory stays the tape's).
+  @inline(never)
+  private mutating func grow() throws(JSONError) {
+    if let overBudget { throw overBudget }
+    let larger = capacity * 2
+    let size = larger * MemoryLayout<Token>.stride
+    if ownsTokens, let moved = realloc(tokens, size) {
+      tokens = moved.bindMemory(to: Token.self, capacity: larger)
+    } else {
+      let fresh = Scanner.allocateTape(larger)
+      fresh.moveInitialize(from: tokens, count: count)
+      if ownsTokens { free(tokens) }
+      tokens = fresh
+    }
+    capacity = larger
     ownsTokens = true
+  }
+
+  /// A tape of `capacity` tokens from `malloc` (freed with `free`, grown with `realloc`).
+  private static func allocateTape(_ capacity: Int) -> UnsafeMutablePointer<Token> {
+    let size = capacity * MemoryLayout<Token>.stride
+    guard let raw = malloc(size) else {
+      // NB: as Swift's own allocations do when memory runs out.
+      fatalError("out of memory for a JSON tape of \(capacity) values")
+    }
+    return raw.bindMemory(to: Token.self, capacity: capacity)
   }
 
   /// What can be wrong with the text.
@@ -416,8 +512,9 @@ private struct MemberNames {
   let tokens: UnsafeMutablePointer<Token>
   let bytes: UnsafeBufferPointer<UInt8>
 
-  /// Checks that no two members of the object at `object` (just closed) have the same name.
-  func checkUnique(in object: Int) throws(JSONError) {
+  /// The key token of the first member of the object at `object` (just closed) whose name an
+  /// earlier member has, or nil if the names are unique.
+  func firstDuplicate(in object: Int) -> Int? {
     let members = Int(tokens[object].count)
     if members <= 16 {
       // NB: pairwise, walking the tape: a few length comparisons for a struct's members.
@@ -425,12 +522,12 @@ private struct MemberNames {
       for _ in 0..<members {
         var other = object + 1
         while other < key {
-          if sameKey(other, key) { throw duplicate(key) }
+          if sameKey(other, key) { return key }
           other = nextToken(after: other + 1)
         }
         key = nextToken(after: key + 1)
       }
-      return
+      return nil
     }
     // NB: a big object (a dictionary) gets an open-addressing table, so the check stays linear.
     var size = 32
@@ -441,12 +538,13 @@ private struct MemberNames {
     for _ in 0..<members {
       var slot = Int(truncatingIfNeeded: keyHash(key)) & mask
       while table[slot] >= 0 {
-        if sameKey(table[slot], key) { throw duplicate(key) }
+        if sameKey(table[slot], key) { return key }
         slot = (slot + 1) & mask
       }
       table[slot] = key
       key = nextToken(after: key + 1)
     }
+    return nil
   }
 
   @inline(__always)
@@ -478,12 +576,6 @@ private struct MemberNames {
       mix(keyText(token))
     }
     return hash
-  }
-
-  private func duplicate(_ token: Int) -> JSONError {
-    let key = tokens[token]
-    let name = String(decoding: unescaped(keyText(token)), as: UTF8.self)
-    return JSONError(.syntax, offset: Int(key.start) - 1, "duplicate member name \"\(name)\"")
   }
 }
 

@@ -1,3 +1,5 @@
+import JSON
+
 /// An ordered collection of identifiable elements with O(1) lookup by id; ids are unique.
 ///
 ///     var todos: IdentifiedArrayOf<Todo> = [Todo(id: 1, title: "Milk")]
@@ -272,7 +274,7 @@ extension IdentifiedArray: Decodable where Element: Decodable {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
             codingPath: container.codingPath,
-            debugDescription: "repeated id \(element.id) at position \(_elements.count)"))
+            debugDescription: "repeated id \(shownID(element.id)) at position \(_elements.count)"))
       }
     }
   }
@@ -286,4 +288,15 @@ extension IdentifiedArray: CustomReflectable {
 
 extension IdentifiedArray: CustomStringConvertible {
   public var description: String { _elements.description }
+}
+
+/// An element's id as a decoding error names it: a string quoted and escaped as JSON escapes it
+/// (``JSON/JSONError/quoted(_:)``), a plain number or UUID as it prints.
+func shownID(_ id: some Hashable) -> String {
+  if let text = id as? String { return JSONError.quoted(text) }
+  let described = String(describing: id)
+  let plain = described.utf8.count <= 40 && described.utf8.allSatisfy { byte in
+    (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D
+  }
+  return plain ? described : JSONError.quoted(described)
 }

@@ -144,8 +144,13 @@ private func readEveryWay(_ bytes: [UInt8]) {
   do {
     parsed = try JSONParser.parse(bytes)
   } catch {
-    #expect(error.kind == .syntax)
-    #expect((error.offset ?? -1) >= 0 && (error.offset ?? -1) <= bytes.count)
+    // NB: a repeated member name is the one shape error of parsing (at a path, no offset).
+    if error.kind == .shape {
+      #expect(error.message.hasPrefix("duplicate member name "))
+    } else {
+      #expect(error.kind == .syntax)
+      #expect((error.offset ?? -1) >= 0 && (error.offset ?? -1) <= bytes.count)
+    }
     parsed = nil
   }
   if let parsed {

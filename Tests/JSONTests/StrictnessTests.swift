@@ -21,7 +21,6 @@ private func syntaxError(_ document: [UInt8]) -> JSONError? {
     (bytes("[-012]"), 3, "leading zero in a number"),
     (bytes("[\"a\u{1}b\"]"), 3, "control character in a string"),
     (bytes("[\"a\tb\"]"), 3, "control character in a string"),
-    (bytes(#"{"a":1,"a":2}"#), 7, #"duplicate member name "a""#),
     (bytes(0xEF, 0xBB, 0xBF, "{}"), 0, "byte order mark before the JSON value"),
     (bytes(#"["\x"]"#), 2, #"invalid escape \'x'"#),
     (bytes(#"["\u12G4"]"#), 6, #"invalid \u escape"#),
@@ -42,6 +41,33 @@ private func syntaxError(_ document: [UInt8]) -> JSONError? {
     let failure = syntaxError(document)
     #expect(failure?.offset == offset, "\(String(decoding: document, as: UTF8.self))")
     #expect(failure?.message == message, "\(String(decoding: document, as: UTF8.self))")
+  }
+}
+
+/// Issue 13 item 8: a repeated member name is valid JSON (RFC 8259) the wire format refuses, so a
+/// shape error at its object, naming the key (escaped), not a syntax error.
+@Test func aRepeatedMemberNameIsAShapeErrorNamingTheKey() {
+  let cases: [([UInt8], String, String)] = [
+    (bytes(#"{"a":1,"a":2}"#), "", #"duplicate member name "a""#),
+    (bytes(#"{"a":1,"\u0061":2}"#), "", #"duplicate member name "a""#),
+    (bytes(#"[0,{"x":[1,{"b":0,"c":1,"b":2}]}]"#), "/1/x/1", #"duplicate member name "b""#),
+    (bytes(#"{"p":{"q\n\"":1,"q\n\"":2}}"#), "/p", #"duplicate member name "q\n\"""#),
+    (
+      bytes("{", .text((0..<40).map { #""k\#($0)":0,"# }.joined()), #""k7":1}"#), "",
+      #"duplicate member name "k7""#
+    ),
+  ]
+  for (document, path, message) in cases {
+    let text = String(decoding: document, as: UTF8.self)
+    let failure = error { () throws(JSONError) in try JSONParser.parse(document) }
+    #expect(failure?.kind == .shape, "\(text)")
+    #expect(failure?.path == path, "\(text)")
+    #expect(failure?.message == message, "\(text)")
+    struct Loose: Decodable { var a: Int? }
+    let decoded = error { () throws(JSONError) in
+      try JSONDecoder().decode(Loose.self, from: document)
+    }
+    #expect(decoded?.kind == .shape, "\(text)")
   }
 }
 

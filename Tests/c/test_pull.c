@@ -49,7 +49,7 @@ static void test_options(void) {
   CHECK(options.version == TCA_OPTIONS_VERSION && TCA_OPTIONS_VERSION == 2);
   CHECK(options.clock == TCA_CLOCK_REAL && options.threaded == 0);
   CHECK(options.requests == TCA_REQUESTS_CALLBACK && options.answers == TCA_ANSWERS_ANY_THREAD);
-  CHECK(options.seed == 0 && options.reserved0 == 0);
+  CHECK(options.seed == 0 && options.record == 0);
   CHECK(options.reserved[0] == 0 && options.reserved[3] == 0);
   tca_options_init(NULL);
   tca_options literal = TCA_OPTIONS_INIT;
@@ -82,8 +82,9 @@ static void test_options(void) {
   CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_ERR_INVALID_ARGUMENT);
   CHECK_CONTAINS(tca_last_error(), "options.reserved[2]");
   tca_options_init(&options);
-  options.reserved0 = 1;
+  options.record = 2;
   CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(tca_last_error(), "options.record");
   tca_options_init(&options);
   options.version = 3;
   CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_ERR_INVALID_ARGUMENT);

@@ -41,7 +41,7 @@ static void test_struct_layouts(void) {
   CHECK(offsetof(tca_options, requests) == 12);
   CHECK(offsetof(tca_options, seed) == 16);
   CHECK(offsetof(tca_options, answers) == 24);
-  CHECK(offsetof(tca_options, reserved0) == 28);
+  CHECK(offsetof(tca_options, record) == 28);
   CHECK(offsetof(tca_options, reserved) == 32);
   CHECK(sizeof(tca_options) == 64);
   CHECK(offsetof(tca_request, id) == 0);

@@ -42,6 +42,8 @@ extension JSONDecodable {
   public static func decodeJSON(
     from buffer: UnsafeBufferPointer<UInt8>, with decoder: JSONDecoder
   ) throws(JSONError) -> Self {
+    // NB: the size test inline, so a small action (the common case) pays no call for it.
+    if buffer.count > JSONDecoder.probeThreshold { try decoder.probe(Self.self, buffer) }
     var result: Self?
     try decoder.scan(buffer) { (root) throws(JSONError) in
       do throws(JSONDeclined) {

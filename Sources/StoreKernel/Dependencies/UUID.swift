@@ -1,4 +1,5 @@
 import Synchronization
+import JSON
 
 /// A 128-bit universally unique identifier, written `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.
 ///
@@ -85,7 +86,8 @@ public struct UUID: Hashable, Comparable, Sendable, Codable, CustomStringConvert
     let string = try container.decode(String.self)
     guard let uuid = UUID(uuidString: string) else {
       throw DecodingError.dataCorruptedError(
-        in: container, debugDescription: "expected a UUID string, found \"\(string)\"")
+        in: container,
+        debugDescription: "expected a UUID string, found \(JSONError.quoted(string))")
     }
     self = uuid
   }

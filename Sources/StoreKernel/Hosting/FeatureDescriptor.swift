@@ -16,6 +16,8 @@ public struct FeatureDescriptor: Sendable {
   public let initialStateJSON: [UInt8]
   @usableFromInline let make:
     @Sendable (UnsafeBufferPointer<UInt8>?, StoreOptions) throws(JSONError) -> any HostStore
+  @usableFromInline let canonical:
+    @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> [UInt8]
 
   // NB: inlinable so that the store and its JSON paths are made where the feature's types are
   // known (see `JSONStore`): its stores' `send` is then specialized, not generic.
@@ -33,6 +35,9 @@ public struct FeatureDescriptor: Sendable {
     let initialStateJSON = (try? JSONEncoder().encode(initialState)) ?? Array("{}".utf8)
     self.initialStateJSON = initialStateJSON
     let coding = FeatureCoding<R.State, R.Action>()
+    self.canonical = { (action) throws(JSONError) in
+      try canonicalizeAction(action, coding: coding)
+    }
     self.make = { (saved, options) throws(JSONError) -> any HostStore in
       let state: R.State
       if let saved {
@@ -45,6 +50,10 @@ public struct FeatureDescriptor: Sendable {
         }
       } else {
         state = initialState
+      }
+      if options.record {
+        return try makeRecordingStore(
+          feature: name, state: state, reducer: reducer, coding: coding, options: options)
       }
       let store: Store<R.State, R.Action>
       if let trace = options.trace {
@@ -67,5 +76,13 @@ public struct FeatureDescriptor: Sendable {
     state: UnsafeBufferPointer<UInt8>?, options: StoreOptions = StoreOptions()
   ) throws(JSONError) -> any HostStore {
     try make(state, options)
+  }
+
+  /// `action` (JSON in any form the feature's stores accept) in its canonical form: decoded,
+  /// then encoded. Two actions are the same exactly when their canonical forms are.
+  ///
+  ///     "incrementButtonTapped"  →  {"incrementButtonTapped":{}}
+  public func canonicalAction(_ action: UnsafeBufferPointer<UInt8>) throws(JSONError) -> [UInt8] {
+    try canonical(action)
   }
 }

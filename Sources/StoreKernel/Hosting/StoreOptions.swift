@@ -13,16 +13,21 @@ public struct StoreOptions: Sendable {
   /// Where host answers are applied: by the call that gives them (`.anyThread`), or only by the
   /// host's next `send`, `poll` or `advance` (`.hostThread`).
   public var answers: AnswerDelivery
+  /// Whether the store keeps a journal of its inputs (``RecordingStore``) and, when asked, the
+  /// actions it reduces (``ReductionLog``). A recorded store without a seed picks one.
+  public var record: Bool
 
   public init(
     clock: StoreClock.Kind = .real, seed: UInt64? = nil, trace: TraceSink? = nil,
-    requests: RequestDelivery = .callback, answers: AnswerDelivery = .anyThread
+    requests: RequestDelivery = .callback, answers: AnswerDelivery = .anyThread,
+    record: Bool = false
   ) {
     self.clock = clock
     self.seed = seed
     self.trace = trace
     self.requests = requests
     self.answers = answers
+    self.record = record
   }
 }
 

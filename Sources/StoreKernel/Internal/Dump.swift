@@ -271,6 +271,11 @@ enum Dump {
       case "\n": out += "\\n"
       case "\t": out += "\\t"
       case "\r": out += "\\r"
+      // NB: every other control character as JSON escapes it, so a value from the input never
+      // puts a raw control byte into the trace (TCA_TRACE=1 writes it to stderr).
+      case "\u{0}"..."\u{1F}", "\u{7F}":
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
       default: out.unicodeScalars.append(scalar)
       }
     }

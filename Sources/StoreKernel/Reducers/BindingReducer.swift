@@ -1,3 +1,5 @@
+import JSON
+
 /// State whose fields a host may set by name, through a ``BindingAction``.
 ///
 ///     extension Search.State: BindableState {
@@ -186,7 +188,7 @@ extension BindingAction: Decodable where Root: BindableState {
       let known = Root.bindableFields.names.map { "\"\($0)\"" }.joined(separator: ", ")
       throw DecodingError.dataCorruptedError(
         forKey: .key, in: inner,
-        debugDescription: "no bindable field \"\(key)\" (the fields are: \(known))")
+        debugDescription: "no bindable field \(JSONError.quoted(key)) (the fields are: \(known))")
     }
     self = try field.decode(inner)
   }

@@ -522,7 +522,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     case let .value(action, _):
       if let action { emit(action, to: leaf.sink) }
     case let .failure(message):
-      report("request #\(id) \"\(leaf.request.name)\" failed: \(message)")
+      report("request #\(id) \"\(leaf.request.name)\" failed: \(JSONError.quoted(message))")
       if let action = leaf.request.failure(HostFailure(message)) { emit(action, to: leaf.sink) }
     case .complete:
       if let action = leaf.request.finished() { emit(action, to: leaf.sink) }

@@ -24,7 +24,7 @@ namespace Tca
         public int Requests;
         public ulong Seed;
         public int Answers;
-        public int Reserved0;
+        public int Record;
         public ulong Reserved1, Reserved2, Reserved3, Reserved4;
     }
 

@@ -33,7 +33,7 @@ typedef struct tca_options {
   int32_t requests;
   uint64_t seed;
   int32_t answers;
-  int32_t reserved0;
+  int32_t record;
   uint64_t reserved[4];
 } tca_options;
 enum tca_options_version { TCA_OPTIONS_VERSION = 2 };
@@ -102,4 +102,14 @@ tca_status tca_store_poll(tca_store *store, uint32_t *out_ran);
 tca_status tca_store_advance(tca_store *store, uint64_t milliseconds);
 int64_t tca_store_next_deadline_ms(const tca_store *store);
 int tca_store_fd(tca_store *store);
+tca_status tca_store_journal(tca_store *store, char **out_json, size_t *out_length);
+tca_status tca_store_replay(const char *journal, size_t length, uint64_t to_version,
+                            const tca_options *options, tca_store **out);
+tca_status tca_store_log_reductions(tca_store *store, int32_t enabled);
+tca_status tca_store_take_reductions(tca_store *store, char **out_json, size_t *out_length);
+tca_status tca_canonical_action(const char *feature, const char *action_json, char **out_json,
+                                size_t *out_length);
+tca_status tca_canonical_action_n(const char *feature, size_t feature_length,
+                                  const char *action_json, size_t action_length, char **out_json,
+                                  size_t *out_length);
 ]==]

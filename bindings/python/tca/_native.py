@@ -69,7 +69,7 @@ class Options(ctypes.Structure):
         ("requests", ctypes.c_int32),
         ("seed", ctypes.c_uint64),
         ("answers", ctypes.c_int32),
-        ("reserved0", ctypes.c_int32),
+        ("record", ctypes.c_int32),
         ("reserved", ctypes.c_uint64 * 4),
     ]
 
@@ -323,6 +323,30 @@ _declare("tca_store_poll", ctypes.c_int32, _store, ctypes.POINTER(ctypes.c_uint3
 _declare("tca_store_advance", ctypes.c_int32, _store, ctypes.c_uint64)
 _declare("tca_store_next_deadline_ms", ctypes.c_int64, _store)
 _declare("tca_store_fd", ctypes.c_int, _store)
+
+# Recording, replay and tests (tca.journal, tca.testing).
+_declare("tca_store_journal", ctypes.c_int32, _store, _string_p, _size_p)
+_declare(
+    "tca_store_replay",
+    ctypes.c_int32,
+    ctypes.c_char_p,
+    ctypes.c_size_t,
+    ctypes.c_uint64,
+    ctypes.c_void_p,
+    ctypes.POINTER(ctypes.c_void_p),
+)
+_declare("tca_store_log_reductions", ctypes.c_int32, _store, ctypes.c_int32)
+_declare("tca_store_take_reductions", ctypes.c_int32, _store, _string_p, _size_p)
+_declare(
+    "tca_canonical_action_n",
+    ctypes.c_int32,
+    ctypes.c_char_p,
+    ctypes.c_size_t,
+    ctypes.c_char_p,
+    ctypes.c_size_t,
+    _string_p,
+    _size_p,
+)
 
 
 def take_string(pointer: int | None, length: int | None = None) -> bytes:

@@ -28,6 +28,7 @@ def make_options(
     threaded: bool,
     requests: str = "callback",
     answers: str = "any_thread",
+    record: bool = False,
 ) -> Union[_native.Options, _native.OptionsV1]:
     """`tca_options` for `Store(...)`'s keyword arguments; raises ValueError for a value the
     library would not take.
@@ -46,7 +47,7 @@ def make_options(
         )
     if not _native.has("tca_options_init"):
         # NB: a library older than pull mode takes version-1 options only.
-        if requests_value or answers_value:
+        if requests_value or answers_value or record:
             raise NotImplementedError(
                 f"{_native.path} has no pull mode (requests=, answers=): rebuild libtca"
             )
@@ -58,4 +59,5 @@ def make_options(
     options.requests = requests_value
     options.answers = answers_value
     options.seed = seed_value
+    options.record = 1 if record else 0
     return options

@@ -5,6 +5,7 @@ The class is put together from one module per concern:
 - `effects`: effect handlers, requests in flight, answers (`respond`, `fail`, `complete`);
 - `subscriptions`: `subscribe` and `Subscription`;
 - `clock`: `poll`, `advance`, `next_deadline`, `fileno`, event loops;
+- `journal`: `journal()` and `Store.replay(...)` of a store made with `record=True`;
 - `_options`, `_codec`: the options of a new store, JSON in and out;
 - this module: creating a store, sending actions, reading state, closing.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import ctypes
 import sys
 import weakref
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Mapping, Optional, Tuple, Union
 
 from . import _lifetime, _native
 from ._codec import ENCODED, encode, encode_text, loads
@@ -23,6 +24,7 @@ from ._validate import c_string
 from .clock import Clock
 from .effects import Effects, Handler
 from .errors import error_for
+from .journal import Journal
 from .request import Request
 from .subscriptions import Subscription, Subscriptions
 
@@ -38,7 +40,7 @@ State = Union[Mapping[str, Any], str, bytes]
 _lib = _native.lib
 
 
-class Store(Effects, Subscriptions, Clock):
+class Store(Effects, Subscriptions, Clock, Journal):
     """A store of one of the library's features.
 
     >>> with Store("counter") as store:
@@ -59,6 +61,8 @@ class Store(Effects, Subscriptions, Clock):
     - `answers`: `"any_thread"` (an answer is applied by the call that gives it, on its thread)
       or `"host_thread"` (an answer from any thread is only queued; the next `poll`, `send` or
       `advance` applies it, so subscribers and requests all run on the host's thread).
+    - `record`: keep a journal of every input, for `journal()` and `Store.replay(...)` (time
+      travel, `python -m tca replay`).
 
     Every method may raise a subclass of `tca.TCAError` carrying the library's message. Callbacks
     (effect handlers, subscribers) run inside the calls into the store (`send`, `poll`,
@@ -76,8 +80,10 @@ class Store(Effects, Subscriptions, Clock):
         threaded: bool = False,
         requests: str = "callback",
         answers: str = "any_thread",
+        record: bool = False,
+        _journal: Optional[Tuple[bytes, int]] = None,
     ) -> None:
-        options = make_options(clock, seed, threaded, requests, answers)
+        options = make_options(clock, seed, threaded, requests, answers, record)
         feature_name = c_string(feature, "Store: feature")
         self.feature = feature
         self._h = None
@@ -102,7 +108,13 @@ class Store(Effects, Subscriptions, Clock):
             else:
                 state_json = encode(state, "state")
         handle = ctypes.c_void_p()
-        if _native.has("tca_store_new_n"):
+        if _journal is not None:
+            # NB: Store.replay: a store rebuilt from a journal (tca.journal).
+            status = _lib.tca_store_replay(
+                _journal[0], len(_journal[0]), _journal[1], ctypes.byref(options),
+                ctypes.byref(handle),
+            )
+        elif _native.has("tca_store_new_n"):
             status = _lib.tca_store_new_n(
                 feature_name,
                 state_json,
@@ -124,6 +136,7 @@ class Store(Effects, Subscriptions, Clock):
         self.threaded = threaded
         self.requests = requests
         self.answers = answers
+        self.record = record
         self._install_callbacks()
 
         # Pre-bound for send's fast path.

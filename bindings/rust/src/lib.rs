@@ -137,7 +137,7 @@ impl Options {
     /// The defaults: a real clock, no thread, requests through `on_request`, a system seed.
     pub fn new() -> Options {
         let mut raw = sys::tca_options {
-            version: 0, clock: 0, threaded: 0, requests: 0, seed: 0, answers: 0, reserved0: 0, reserved: [0; 4],
+            version: 0, clock: 0, threaded: 0, requests: 0, seed: 0, answers: 0, record: 0, reserved: [0; 4],
         };
         // SAFETY: raw is a valid tca_options.
         unsafe { sys::tca_options_init(&mut raw) };

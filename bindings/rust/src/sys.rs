@@ -48,7 +48,7 @@ pub struct tca_options {
     pub requests: i32,
     pub seed: u64,
     pub answers: i32,
-    pub reserved0: i32,
+    pub record: i32,
     pub reserved: [u64; 4],
 }
 

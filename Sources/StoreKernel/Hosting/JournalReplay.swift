@@ -1,0 +1,258 @@
+import JSON
+
+/// The journal's format (docs/wire-format.md, "Journals"): JSON Lines, a header first.
+enum JournalFormat {
+  /// `tcaJournal` in the header line.
+  static let version = 1
+
+  /// `text` as a JSON string.
+  static func string(_ text: String) -> [UInt8] {
+    JSONWriter.write(.string(text))
+  }
+
+  /// `json` on one line (a journal line holds no newline); as it is if it does not parse.
+  static func compact(_ json: [UInt8]) -> [UInt8] {
+    guard json.contains(UInt8(ascii: "\n")) || json.contains(UInt8(ascii: "\r")) else {
+      return json
+    }
+    return (try? JSONWriter.write(JSONParser.parse(json))) ?? json
+  }
+}
+
+/// Why a journal could not be replayed: the line (1-based) and what went wrong there.
+public struct JournalError: Error, Sendable, CustomStringConvertible {
+  public let line: Int
+  public let error: StoreError
+
+  public init(line: Int, _ error: StoreError) {
+    self.line = line
+    self.error = error
+  }
+
+  init(line: Int, shape message: String) {
+    self.init(line: line, .json(JSONError(.shape, message)))
+  }
+
+  public var description: String { "journal line \(line): \(error)" }
+}
+
+/// The header of a journal: what its store was made with.
+public struct JournalHeader: Sendable {
+  public let feature: String
+  public let clock: StoreClock.Kind
+  public let seed: UInt64
+  public let state: [UInt8]
+
+  /// Reads the first line of `journal`.
+  public init(of journal: UnsafeBufferPointer<UInt8>) throws(JournalError) {
+    let lines = JournalReplay.lines(journal)
+    guard let first = lines.first else {
+      throw JournalError(line: 1, shape: "the journal is empty: it starts with a header line")
+    }
+    let value = try JournalReplay.parse(first.bytes, line: 1)
+    guard case let .number(format)? = value["tcaJournal"] else {
+      throw JournalError(
+        line: 1, shape: "not a journal header: it has no \"tcaJournal\" format version")
+    }
+    guard format == "\(JournalFormat.version)" else {
+      throw JournalError(
+        line: 1,
+        shape: "journal format \(format.prefix(20)) is not one this library reads "
+          + "(\(JournalFormat.version))")
+    }
+    guard case let .string(feature)? = value["feature"] else {
+      throw JournalError(line: 1, shape: "the header has no \"feature\" string")
+    }
+    switch value["clock"] {
+    case .string("real")?: clock = .real
+    case .string("manual")?: clock = .manual
+    default: throw JournalError(line: 1, shape: "the header's \"clock\" is not real or manual")
+    }
+    guard case let .number(seedText)? = value["seed"], let seed = UInt64(seedText) else {
+      throw JournalError(line: 1, shape: "the header has no \"seed\" (an unsigned integer)")
+    }
+    guard let state = value["state"] else {
+      throw JournalError(line: 1, shape: "the header has no \"state\"")
+    }
+    self.feature = feature
+    self.seed = seed
+    self.state = JSONWriter.write(state)
+  }
+}
+
+/// Rebuilds a store from a journal (``RecordingStore``), up to a version: time travel.
+///
+///     let store = try JournalReplay.replay(journal, to: 3, feature: counter)
+///
+/// The store is made as the journal's header says, on a manual clock, and every input line is
+/// given to it in order, until the first whose version is past `version`: actions are sent,
+/// answers given, the clock moved (a real clock's `at` times become manual moves). It makes no
+/// host requests: the journal answers them. The replayed store records, so its own journal
+/// holds the replayed inputs and goes on.
+public enum JournalReplay {
+  struct Line {
+    let number: Int
+    let bytes: UnsafeBufferPointer<UInt8>
+  }
+
+  static func lines(_ journal: UnsafeBufferPointer<UInt8>) -> [Line] {
+    var lines: [Line] = []
+    var start = 0
+    var number = 1
+    let newline = UInt8(ascii: "\n")
+    for index in 0...journal.count {
+      guard index == journal.count || journal[index] == newline else { continue }
+      let slice = UnsafeBufferPointer(rebasing: journal[start..<index])
+      if slice.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\r") }) {
+        lines.append(Line(number: number, bytes: slice))
+      }
+      start = index + 1
+      number += 1
+    }
+    return lines
+  }
+
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws(JournalError)
+    -> JSONValue
+  {
+    do throws(JSONError) {
+      return try JSONParser.parse(bytes)
+    } catch {
+      throw JournalError(line: line, .json(error))
+    }
+  }
+
+  /// A store of `descriptor` (the journal header's feature) replayed from `journal` up to
+  /// `version` (`UInt64.max`: to the end), then delivering requests and answers as `options`
+  /// say; its unanswered requests wait for the host (its first take, or its handler).
+  public static func replay(
+    _ journal: UnsafeBufferPointer<UInt8>, to version: UInt64,
+    feature descriptor: FeatureDescriptor, options: StoreOptions
+  ) throws(JournalError) -> any HostStore {
+    let header = try JournalHeader(of: journal)
+    guard header.feature == descriptor.name else {
+      throw JournalError(
+        line: 1,
+        shape: "the journal is of feature \"\(header.feature)\", not \"\(descriptor.name)\"")
+    }
+    var replayOptions = options
+    replayOptions.clock = .manual
+    replayOptions.seed = header.seed
+    replayOptions.requests = .queued
+    replayOptions.answers = .anyThread
+    replayOptions.record = true
+    let made: any HostStore
+    do throws(JSONError) {
+      made = try header.state.withUnsafeBufferPointer { (state) throws(JSONError) in
+        try descriptor.makeStore(state: state, options: replayOptions)
+      }
+    } catch {
+      throw JournalError(line: 1, .json(error))
+    }
+    guard let store = made as? RecordingStore else {
+      throw JournalError(line: 1, .system("the replayed store does not record"))
+    }
+    var pending: [HostRequestInfo] = []
+    do throws(JournalError) {
+      for line in lines(journal).dropFirst() {
+        let value = try parse(line.bytes, line: line.number)
+        guard value["request"] == nil, value["cancelled"] == nil else { continue }
+        guard case let .number(versionText)? = value["version"],
+          let lineVersion = UInt64(versionText)
+        else {
+          throw JournalError(line: line.number, shape: "an input line has no \"version\"")
+        }
+        guard lineVersion <= version else { break }
+        do throws(StoreError) {
+          try apply(value, to: store, line: line.number, pending: &pending)
+          store.alignVersion(to: lineVersion)
+          for notice in try store.takeRequests() {
+            switch notice {
+            case let .request(info):
+              if info.kind != .fireAndForget { pending.append(info) }
+            case let .cancelled(id):
+              pending.removeAll { $0.id == id }
+            }
+          }
+        } catch {
+          throw JournalError(line: line.number, error)
+        }
+      }
+    } catch {
+      store.close()
+      throw error
+    }
+    store.endReplay(requests: options.requests, answers: options.answers, pending: pending)
+    return store
+  }
+
+  private static func apply(
+    _ value: JSONValue, to store: RecordingStore, line: Int, pending: inout [HostRequestInfo]
+  ) throws(StoreError) {
+    // NB: an answer the recorded store accepted while its request was open, then dropped because
+    // an input applied before it cancelled the request (both given in one callback), finds the
+    // request finished here: it changed nothing there either.
+    func answering(_ id: UInt64, _ body: () throws(StoreError) -> Void) throws(StoreError) {
+      do {
+        try body()
+      } catch .finishedRequest(id) {
+        return
+      }
+    }
+    func id(_ key: String) throws(StoreError) -> UInt64 {
+      guard case let .number(text)? = value[key], let id = UInt64(text) else {
+        throw .json(JSONError(.shape, "\"\(key)\" is not a request id"))
+      }
+      return id
+    }
+    if let action = value["send"] {
+      try JSONWriter.write(action).withUnsafeBufferPointer { (bytes) throws(StoreError) in
+        try store.send(json: bytes)
+      }
+    } else if value["respond"] != nil {
+      let request = try id("respond")
+      guard let answer = value["value"] else {
+        throw .json(JSONError(.shape, "a respond line has no \"value\""))
+      }
+      try answering(request) { () throws(StoreError) in
+        try JSONWriter.write(answer).withUnsafeBufferPointer { (bytes) throws(StoreError) in
+          try store.respond(to: request, json: bytes)
+        }
+      }
+      if let index = pending.firstIndex(where: { $0.id == request }),
+        pending[index].kind == .oneShot
+      {
+        pending.remove(at: index)
+      }
+    } else if value["fail"] != nil {
+      let request = try id("fail")
+      guard case let .string(message)? = value["message"] else {
+        throw .json(JSONError(.shape, "a fail line has no \"message\" string"))
+      }
+      try answering(request) { () throws(StoreError) in try store.fail(request, message: message) }
+      pending.removeAll { $0.id == request }
+    } else if value["complete"] != nil {
+      let request = try id("complete")
+      try answering(request) { () throws(StoreError) in try store.complete(request) }
+      pending.removeAll { $0.id == request }
+    } else if case let .number(text)? = value["advance"] {
+      guard let milliseconds = UInt64(text) else {
+        throw .json(JSONError(.shape, "\"advance\" is not a number of milliseconds"))
+      }
+      _ = try store.advance(milliseconds: milliseconds)
+    } else if case let .number(text)? = value["clock"] {
+      guard let nanoseconds = Int64(text) else {
+        throw .json(JSONError(.shape, "\"clock\" is not a number of nanoseconds"))
+      }
+      try store.moveClock(to: nanoseconds)
+    } else if value["poll"] == nil {
+      throw .json(JSONError(.shape, "not an input this library knows"))
+    }
+    if case let .number(text)? = value["at"] {
+      guard let nanoseconds = Int64(text) else {
+        throw .json(JSONError(.shape, "\"at\" is not a number of nanoseconds"))
+      }
+      try store.moveClock(to: nanoseconds)
+    }
+  }
+}

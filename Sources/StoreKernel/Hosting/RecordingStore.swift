@@ -1,0 +1,499 @@
+import JSON
+import Synchronization
+
+/// What a recording store reaches of its feature's store beyond ``HostStore``: formed where the
+/// feature's types are known (``FeatureDescriptor``).
+struct RecordingAccess: Sendable {
+  let feature: String
+  let clock: StoreClock.Kind
+  let seed: UInt64
+  /// The store clock's time, in nanoseconds.
+  let now: @Sendable () -> Int64
+  /// Moves a manual clock forward by so many nanoseconds (replays).
+  let advance: @Sendable (Int64) throws(StoreError) -> Int
+  /// Sets how requests reach the host and where answers are applied.
+  let setDelivery: @Sendable (RequestDelivery, AnswerDelivery) -> Void
+  /// An action's canonical JSON (decoded, then encoded).
+  let canonicalAction: @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> [UInt8]
+  let reductions: ReductionLog
+}
+
+/// A store made with ``StoreOptions/record``, as the C bridge sees it.
+public protocol RecordedHostStore: HostStore {
+  /// The journal as JSON Lines (docs/wire-format.md, "Journals").
+  func journal() -> [UInt8]
+  /// Starts keeping the actions reduced (or stops, dropping those kept).
+  func logReductions(_ on: Bool)
+  var logsReductions: Bool { get }
+  /// The reductions kept since the last take, as a JSON array (``ReductionLog``).
+  func takeReductions() -> [UInt8]
+}
+
+/// A ``HostStore`` that keeps a journal of every input a host gives its store, from which
+/// ``JournalReplay`` rebuilds the store at any version (`options.record`, `tca_store_journal`).
+///
+///     {"tcaJournal":1,"feature":"counter","clock":"manual","seed":7,"version":0,"state":{…}}
+///     {"send":{"incrementButtonTapped":{}},"version":1}
+///     {"request":{"id":1,"name":"numberFact.fetch","kind":"oneShot","payload":1}}
+///     {"respond":1,"value":"1 is the loneliest number.","version":2}
+///
+/// Each input line carries the version the state had once the input was applied (read when the
+/// next input came, or when the journal was taken). Inputs given from inside a callback of the
+/// store are applied before the call that made the callback returns, all together: they carry
+/// the version after that call. `request` and `cancelled` lines record what the store asked of
+/// the host; replays skip them.
+///
+/// NB: a recording store always has a request handler in callback mode: a request the host has
+/// no handler for is failed through the journal (`fail`), not inside the kernel, so that its id
+/// is taken as in a replay, which answers every request from the journal.
+final class RecordingStore: RecordedHostStore, @unchecked Sendable {
+  // NB: `@unchecked Sendable`: the mutable parts are touched only under `lock`.
+  private struct Entry {
+    let sequence: UInt64
+    var line: [UInt8]
+    let isInput: Bool
+    var version: UInt64?
+    var at: Int64?
+    /// The callback run it was given in (0: none).
+    var run: UInt64 = 0
+    var isAdvance = false
+  }
+
+  let inner: any HostStore
+  let access: RecordingAccess
+  private let header: [UInt8]
+  private let origin: Int64
+  private let lock = PlainLock()
+  private var entries: [Entry] = []
+  private var nextSequence: UInt64 = 0
+  private var hostHandler: HostRequestHandler?
+  /// Requests a replay left unanswered, for the host's first take or its handler.
+  private var leftovers: [HostRequestInfo] = []
+  private var queued: Bool
+  /// The thread running one of the store's callbacks through this wrapper (0: none).
+  private let callbackThread = Atomic<UInt>(0)
+  /// The callback run in progress (0: none), the last one's number, and the version the last
+  /// subscribers' run was told of.
+  private var run: UInt64 = 0
+  private var runs: UInt64 = 0
+  private var subscribersRun: (run: UInt64, version: UInt64)?
+  /// What a replay adds to the kernel's version to give the recorded one (wrapping).
+  ///
+  /// NB: inputs given in one callback are applied in one go, and the recorded store's version
+  /// bumps once for them; a replay gives them one call each and may bump more. Its versions
+  /// are the journal's all the same: after each input it replays, the offset is set so.
+  private let versionOffset = Atomic<UInt64>(0)
+
+  init(
+    inner: any HostStore, access: RecordingAccess, requests: RequestDelivery
+  ) throws(StoreError) {
+    self.inner = inner
+    self.access = access
+    self.queued = requests == .queued
+    self.origin = access.clock == .real ? access.now() : 0
+    var header = Array("{\"tcaJournal\":\(JournalFormat.version),\"feature\":".utf8)
+    header += JournalFormat.string(access.feature)
+    header += Array(",\"clock\":\"\(access.clock == .real ? "real" : "manual")\"".utf8)
+    header += Array(",\"seed\":\(access.seed),\"version\":\(inner.version),\"state\":".utf8)
+    header += try inner.stateJSON()
+    header.append(UInt8(ascii: "}"))
+    self.header = header
+    if !queued { try inner.setRequestHandler(recordingHandler()) }
+    // NB: a store with a subscriber brings its version up to date at the end of every call
+    // (else only when it is read): a recorded store's versions must not depend on when the host
+    // reads them, for a replay, which reads after every input, to give the same ones.
+    _ = try inner.subscribe { _ in }
+  }
+
+  // MARK: - The journal
+
+  /// The journal as JSON Lines: the header, then one line per input or request, each ended
+  /// by a newline.
+  func logReductions(_ on: Bool) { access.reductions.setEnabled(on) }
+
+  var logsReductions: Bool { access.reductions.isEnabled }
+
+  func takeReductions() -> [UInt8] { access.reductions.take() }
+
+  func journal() -> [UInt8] {
+    let version = self.version
+    lock.lock()
+    let kept = entries
+    lock.unlock()
+    var text = header
+    text.append(UInt8(ascii: "\n"))
+    for entry in kept {
+      text += entry.line
+      if let at = entry.at { text += Array(",\"at\":\(at)".utf8) }
+      if entry.isInput { text += Array(",\"version\":\(entry.version ?? version)".utf8) }
+      text += Array("}\n".utf8)
+    }
+    return text
+  }
+
+  private var isInsideCallback: Bool {
+    callbackThread.load(ordering: .acquiring) == currentThreadID()
+  }
+
+  /// Writes an input line (`line` without its closing brace) before the input is given;
+  /// returns its sequence number, for ``settle(_:at:failed:)``.
+  ///
+  /// NB: the inputs a callback gives are applied once it returns, the clock's moves last (the
+  /// kernel sums them and runs them after the queue of inputs): an input given in a callback
+  /// goes before the moves given earlier in the same run, as it is applied.
+  private func begin(_ line: [UInt8], isAdvance: Bool = false) -> UInt64 {
+    // NB: read outside the lock: reading the version may wait for a call in progress, whose
+    // callbacks may be recording.
+    let nested = isInsideCallback
+    let version: UInt64? = nested ? nil : self.version
+    lock.lock()
+    defer { lock.unlock() }
+    if let version {
+      for index in entries.indices.reversed() {
+        guard entries[index].isInput else { continue }
+        if entries[index].version != nil { break }
+        entries[index].version = version
+      }
+    }
+    let sequence = nextSequence
+    nextSequence &+= 1
+    var entry = Entry(sequence: sequence, line: line, isInput: true, version: nil, at: nil)
+    entry.run = nested ? run : 0
+    entry.isAdvance = isAdvance
+    var index = entries.endIndex
+    if nested && !isAdvance {
+      while index > 0, entries[index - 1].run == run, entries[index - 1].isAdvance {
+        index -= 1
+      }
+    }
+    entries.insert(entry, at: index)
+    return sequence
+  }
+
+  /// After the input `sequence` was given: drops it if it failed (it changed nothing), else
+  /// notes a real clock's time.
+  private func settle(_ sequence: UInt64, failed: Bool) {
+    let at: Int64? = access.clock == .real ? access.now().saturatingSubtract(origin) : nil
+    lock.lock()
+    defer { lock.unlock() }
+    guard let index = entries.lastIndex(where: { $0.sequence == sequence }) else { return }
+    if failed {
+      entries.remove(at: index)
+    } else {
+      entries[index].at = at
+    }
+  }
+
+  /// Runs `body`, the input `line` given to the store, recording it unless it throws.
+  private func recording<R>(
+    _ line: [UInt8], isAdvance: Bool = false, _ body: () throws(StoreError) -> R
+  ) throws(StoreError) -> R {
+    let sequence = begin(line, isAdvance: isAdvance)
+    do {
+      let result = try body()
+      settle(sequence, failed: false)
+      return result
+    } catch {
+      settle(sequence, failed: true)
+      throw error
+    }
+  }
+
+  private func note(_ line: [UInt8]) {
+    lock.lock()
+    defer { lock.unlock() }
+    let sequence = nextSequence
+    nextSequence &+= 1
+    entries.append(Entry(sequence: sequence, line: line, isInput: false, version: nil, at: nil))
+  }
+
+  private func noteRequest(_ info: HostRequestInfo) {
+    var line = Array("{\"request\":{\"id\":\(info.id),\"name\":".utf8)
+    line += JournalFormat.string(info.name)
+    line += Array(",\"kind\":\"\(info.kind.rawValue)\",\"payload\":".utf8)
+    line += JournalFormat.compact(info.payload)
+    line.append(UInt8(ascii: "}"))
+    note(line)
+  }
+
+  /// Runs a callback of the store, marking this thread as inside it. `version`: a subscriber's,
+  /// told of that version (the subscribers of one notification are one run: the inputs they
+  /// give are applied together once they all returned).
+  private func inCallback(subscriberOf version: UInt64? = nil, _ body: () -> Void) {
+    lock.lock()
+    let outer = run
+    if let version, let last = subscribersRun, last.version == version, last.run == runs {
+      run = last.run
+    } else {
+      runs &+= 1
+      run = runs
+      subscribersRun = version.map { (runs, $0) }
+    }
+    lock.unlock()
+    let previous = callbackThread.exchange(currentThreadID(), ordering: .acquiringAndReleasing)
+    body()
+    callbackThread.store(previous, ordering: .releasing)
+    lock.lock()
+    run = outer
+    lock.unlock()
+  }
+
+  private func recordingHandler() -> HostRequestHandler {
+    HostRequestHandler(
+      onRequest: { [weak self] info in
+        guard let self else { return }
+        self.noteRequest(info)
+        self.lock.lock()
+        let handler = self.hostHandler
+        self.lock.unlock()
+        self.inCallback {
+          if let handler {
+            handler.onRequest(info)
+          } else if info.kind != .fireAndForget {
+            // NB: what the kernel says of a request it cannot deliver.
+            try? self.fail(
+              info.id, message: "no handler for \"\(info.name)\": the host has not set one")
+          }
+        }
+      },
+      onCancel: { [weak self] id in
+        guard let self else { return }
+        self.note(Array("{\"cancelled\":\(id)".utf8))
+        self.lock.lock()
+        let handler = self.hostHandler
+        self.lock.unlock()
+        if let handler { self.inCallback { handler.onCancel(id) } }
+      })
+  }
+
+  // MARK: - Replays
+
+  /// Ends a replay: requests and answers go as the host asked, and the requests the journal
+  /// left unanswered wait for it.
+  func endReplay(requests: RequestDelivery, answers: AnswerDelivery, pending: [HostRequestInfo]) {
+    access.setDelivery(requests, answers)
+    lock.lock()
+    leftovers = pending
+    queued = requests == .queued
+    lock.unlock()
+    if requests == .callback { try? inner.setRequestHandler(recordingHandler()) }
+  }
+
+  /// Makes the version read now `recorded`, the journal's (replays).
+  func alignVersion(to recorded: UInt64) {
+    versionOffset.store(recorded &- inner.version, ordering: .releasing)
+  }
+
+  /// Moves a manual clock to `nanoseconds` since the store was made, firing the timers due
+  /// (a replay's `clock` and `at`); recorded as a `clock` input.
+  func moveClock(to nanoseconds: Int64) throws(StoreError) {
+    let now = access.now()
+    guard access.clock == .manual, nanoseconds > now else { return }
+    _ = try recording(Array("{\"clock\":\(nanoseconds)".utf8)) { () throws(StoreError) in
+      try access.advance(nanoseconds - now)
+    }
+  }
+
+  // MARK: - HostStore
+
+  func send(json action: UnsafeBufferPointer<UInt8>) throws(StoreError) {
+    deliverLeftovers()
+    let canonical: [UInt8]
+    do throws(JSONError) {
+      canonical = try access.canonicalAction(action)
+    } catch {
+      // NB: the store's own error, with its hints.
+      try inner.send(json: action)
+      return
+    }
+    access.reductions.hostWillSend(canonical)
+    do {
+      try recording(Array("{\"send\":".utf8) + canonical) { () throws(StoreError) in
+        try inner.send(json: action)
+      }
+    } catch {
+      access.reductions.hostSendFailed(canonical)
+      throw error
+    }
+  }
+
+  func stateJSON() throws(StoreError) -> [UInt8] { try inner.stateJSON() }
+
+  var version: UInt64 { inner.version &+ versionOffset.load(ordering: .acquiring) }
+
+  func subscribe(_ callback: @escaping @Sendable (UInt64) -> Void) throws(StoreError) -> UInt64 {
+    try inner.subscribe { [weak self] version in
+      guard let self else { return callback(version) }
+      let shown = version &+ self.versionOffset.load(ordering: .acquiring)
+      self.inCallback(subscriberOf: version) { callback(shown) }
+    }
+  }
+
+  func unsubscribe(_ token: UInt64) -> Bool { inner.unsubscribe(token) }
+
+  func setRequestHandler(_ handler: HostRequestHandler?) throws(StoreError) {
+    guard !inner.isClosed else { throw .closed }
+    lock.lock()
+    hostHandler = handler
+    lock.unlock()
+  }
+
+  /// In callback mode, gives the requests a replay left unanswered to the host's handler: at
+  /// the first `send`, `poll` or `advance` once one is set, so a host has the time to set up
+  /// what answers them.
+  private func deliverLeftovers() {
+    lock.lock()
+    guard !queued, !leftovers.isEmpty, let handler = hostHandler else {
+      lock.unlock()
+      return
+    }
+    let waiting = leftovers
+    leftovers = []
+    lock.unlock()
+    for info in waiting { inCallback { handler.onRequest(info) } }
+  }
+
+  func respond(to id: UInt64, json: UnsafeBufferPointer<UInt8>) throws(StoreError) {
+    let value: [UInt8]
+    do throws(JSONError) {
+      value = JSONWriter.write(try JSONParser.parse(json))
+    } catch {
+      throw .badAnswer(id, error)
+    }
+    try recording(Array("{\"respond\":\(id),\"value\":".utf8) + value) { () throws(StoreError) in
+      try inner.respond(to: id, json: json)
+    }
+  }
+
+  func fail(_ id: UInt64, message: String) throws(StoreError) {
+    let line = Array("{\"fail\":\(id),\"message\":".utf8) + JournalFormat.string(message)
+    try recording(line) { () throws(StoreError) in try inner.fail(id, message: message) }
+  }
+
+  func complete(_ id: UInt64) throws(StoreError) {
+    try recording(Array("{\"complete\":\(id)".utf8)) { () throws(StoreError) in
+      try inner.complete(id)
+    }
+  }
+
+  func takeRequests() throws(StoreError) -> [HostRequestNotice] {
+    let taken = try inner.takeRequests()
+    lock.lock()
+    let waiting = leftovers
+    leftovers = []
+    lock.unlock()
+    for notice in taken {
+      switch notice {
+      case let .request(info): noteRequest(info)
+      case let .cancelled(id): note(Array("{\"cancelled\":\(id)".utf8))
+      }
+    }
+    return waiting.map(HostRequestNotice.request) + taken
+  }
+
+  func poll() throws(StoreError) -> Int {
+    deliverLeftovers()
+    // NB: on a manual clock a poll only applies answers, which are recorded as given.
+    guard access.clock == .real else { return try inner.poll() }
+    let sequence = begin(Array("{\"poll\":true".utf8))
+    do {
+      let ran = try inner.poll()
+      // NB: a poll that ran nothing is no input (a game loop polls every frame).
+      settle(sequence, failed: ran == 0)
+      return ran
+    } catch {
+      settle(sequence, failed: true)
+      throw error
+    }
+  }
+
+  func advance(milliseconds: UInt64) throws(StoreError) -> Int {
+    deliverLeftovers()
+    guard access.clock == .manual else { return try inner.advance(milliseconds: milliseconds) }
+    return try recording(Array("{\"advance\":\(milliseconds)".utf8), isAdvance: true) {
+      () throws(StoreError) in try inner.advance(milliseconds: milliseconds)
+    }
+  }
+
+  var nextDeadlineMilliseconds: UInt64? { inner.nextDeadlineMilliseconds }
+
+  func fileDescriptor() throws(StoreError) -> Int32 { try inner.fileDescriptor() }
+
+  func close() { inner.close() }
+
+  var isClosed: Bool { inner.isClosed }
+
+  var isUnwound: Bool { inner.isUnwound }
+}
+
+// MARK: - Making recording stores
+
+/// An action's canonical JSON, nil if its type is not `Encodable`.
+func canonicalJSON<Action>(of action: Action) -> [UInt8]? {
+  guard let encodable = action as? any Encodable else { return nil }
+  return try? JSONEncoder().encode(encodable)
+}
+
+/// `action` decoded, then encoded (``FeatureDescriptor/canonicalAction(_:)``); an action type
+/// that is not `Encodable` gives the JSON as it came, on one line.
+@usableFromInline
+func canonicalizeAction<State, Action>(
+  _ action: UnsafeBufferPointer<UInt8>, coding: FeatureCoding<State, Action>
+) throws(JSONError) -> [UInt8] {
+  let decoded = try coding.decodeAction(action)
+  if let json = canonicalJSON(of: decoded) { return json }
+  return JSONWriter.write(try JSONParser.parse(action))
+}
+
+/// A recording store of `reducer` from `state` (``StoreOptions/record``): its reducer also
+/// feeds the ``ReductionLog``, and a ``RecordingStore`` journals what the host gives it.
+@usableFromInline
+func makeRecordingStore<R: Reducer & Sendable>(
+  feature: String, state: R.State, reducer: R, coding: FeatureCoding<R.State, R.Action>,
+  options: StoreOptions
+) throws(JSONError) -> any HostStore
+where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
+  // NB: a journal replays only with the seed its store used.
+  let seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
+  let log = ReductionLog()
+  let logged = Reduce<R.State, R.Action> { state, action in
+    let effect = reducer.reduce(into: &state, action: action)
+    if log.isEnabled {
+      log.reduced(
+        action: canonicalJSON(of: action),
+        state: (try? coding.encodeState(state)) ?? Array("null".utf8))
+    }
+    return effect
+  }
+  let store: Store<R.State, R.Action>
+  if let trace = options.trace {
+    store = Store(
+      initialState: state, reducer: logged._printChanges(to: trace), clock: options.clock,
+      seed: seed)
+    store.setTrace(trace)
+  } else {
+    store = Store(initialState: state, reducer: logged, clock: options.clock, seed: seed)
+  }
+  store.setDelivery(requests: options.requests, answers: options.answers)
+  let access = RecordingAccess(
+    feature: feature, clock: options.clock, seed: seed,
+    now: { [store] in store.clock.nowNanoseconds },
+    advance: { [store] (nanoseconds) throws(StoreError) in
+      try store.advance(by: .nanoseconds(nanoseconds))
+    },
+    setDelivery: { [store] requests, answers in
+      store.setDelivery(requests: requests, answers: answers)
+    },
+    canonicalAction: { (action) throws(JSONError) in
+      try canonicalizeAction(action, coding: coding)
+    },
+    reductions: log)
+  do throws(StoreError) {
+    return try RecordingStore(
+      inner: hosting(store, coding: coding), access: access, requests: options.requests)
+  } catch {
+    store.close()
+    if case let .json(json) = error { throw json }
+    throw JSONError(.unencodable, "the store cannot be recorded: \(error)")
+  }
+}

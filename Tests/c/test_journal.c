@@ -1,0 +1,316 @@
+/* Recording and replay (options.record, tca_store_journal, tca_store_replay), the reductions a
+ * test store asserts (tca_store_log_reductions, tca_store_take_reductions) and canonical actions
+ * (tca_canonical_action). The randomized property test over every feature is Python's
+ * bindings/python/tests/test_journal_property.py. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tca.h>
+
+#include "harness.h"
+
+static char *state_of(tca_store *store) {
+  char *json = NULL;
+  CHECK_STATUS(tca_store_state(store, &json, NULL), TCA_OK);
+  return json;
+}
+
+static char *journal_of(tca_store *store) {
+  char *json = NULL;
+  size_t length = 0;
+  CHECK_STATUS(tca_store_journal(store, &json, &length), TCA_OK);
+  CHECK(json != NULL && strlen(json) == length);
+  return json;
+}
+
+static tca_store *recorded(const char *feature, int32_t requests) {
+  tca_options options;
+  tca_options_init(&options);
+  options.clock = TCA_CLOCK_MANUAL;
+  options.requests = requests;
+  options.record = 1;
+  options.seed = 7;
+  tca_store *store = NULL;
+  CHECK_STATUS(tca_store_new(feature, NULL, &options, &store), TCA_OK);
+  return store;
+}
+
+/* Answers every request at once, from inside the callback. */
+static void answer_at_once(void *userdata, tca_store *store, const tca_request *request) {
+  (void)userdata;
+  tca_store_respond(store, request->id, "\"a fact\"");
+}
+
+/* Records a session, keeping the state at each version; replays to every version. */
+static void test_replay_to_every_version(void) {
+  tca_store *store = recorded("counter", TCA_REQUESTS_CALLBACK);
+  CHECK_STATUS(tca_store_set_request_handler(store, answer_at_once, NULL, NULL), TCA_OK);
+  char *states[16] = {0};
+  uint64_t versions[16] = {0};
+  int count = 0;
+  const char *actions[] = {"\"incrementButtonTapped\"", "{\"incrementButtonTapped\":{}}",
+                           "\"numberFactButtonTapped\"", "\"decrementButtonTapped\""};
+  versions[count] = tca_store_version(store);
+  states[count++] = state_of(store);
+  for (int i = 0; i < 4; i++) {
+    CHECK_STATUS(tca_store_send(store, actions[i]), TCA_OK);
+    versions[count] = tca_store_version(store);
+    states[count++] = state_of(store);
+  }
+  char *journal = journal_of(store);
+  const char *header =
+      "{\"tcaJournal\":1,\"feature\":\"counter\",\"clock\":\"manual\",\"seed\":7,";
+  CHECK(strncmp(journal, header, strlen(header)) == 0);
+  /* Actions are kept canonical; the answer given inside the callback is an input too. */
+  CHECK_CONTAINS(journal, "{\"send\":{\"incrementButtonTapped\":{}},\"version\":1}\n");
+  CHECK_CONTAINS(journal, "{\"request\":{\"id\":1,\"name\":\"numberFact.fetch\"");
+  CHECK_CONTAINS(journal, "{\"respond\":1,\"value\":\"a fact\",");
+  for (int i = 0; i < count; i++) {
+    tca_store *replayed = NULL;
+    CHECK_STATUS(tca_store_replay(journal, strlen(journal), versions[i], NULL, &replayed), TCA_OK);
+    char *state = state_of(replayed);
+    if (state && strcmp(state, states[i]) != 0) {
+      fprintf(stderr, "  version %llu: replayed %s, recorded %s\n",
+              (unsigned long long)versions[i], state, states[i]);
+    }
+    CHECK(state && strcmp(state, states[i]) == 0);
+    CHECK(tca_store_version(replayed) == versions[i]);
+    tca_string_free(state);
+    tca_store_free(replayed);
+  }
+  /* To the end; a replayed store records, and its journal replays the same. */
+  tca_store *replayed = NULL;
+  CHECK_STATUS(tca_store_replay(journal, strlen(journal), TCA_VERSION_NONE, NULL, &replayed),
+               TCA_OK);
+  char *again = journal_of(replayed);
+  tca_store *twice = NULL;
+  CHECK_STATUS(tca_store_replay(again, strlen(again), TCA_VERSION_NONE, NULL, &twice), TCA_OK);
+  char *state = state_of(twice);
+  CHECK(state && strcmp(state, states[count - 1]) == 0);
+  tca_string_free(state);
+  tca_string_free(again);
+  tca_store_free(twice);
+  tca_store_free(replayed);
+  tca_string_free(journal);
+  for (int i = 0; i < count; i++) tca_string_free(states[i]);
+  tca_store_free(store);
+}
+
+/* A replay makes no request; the one the journal left unanswered waits, with its id. */
+static void test_replay_leaves_unanswered_requests(void) {
+  tca_store *store = recorded("counter", TCA_REQUESTS_QUEUED);
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  char *taken = NULL;
+  CHECK_STATUS(tca_store_take_requests(store, &taken, NULL), TCA_OK);
+  CHECK_CONTAINS(taken, "\"id\":1");
+  tca_string_free(taken);
+  char *journal = journal_of(store);
+  tca_options options;
+  tca_options_init(&options);
+  options.requests = TCA_REQUESTS_QUEUED;
+  tca_store *replayed = NULL;
+  CHECK_STATUS(tca_store_replay(journal, strlen(journal), TCA_VERSION_NONE, &options, &replayed),
+               TCA_OK);
+  CHECK_STATUS(tca_store_take_requests(replayed, &taken, NULL), TCA_OK);
+  CHECK(taken && strcmp(taken, "[{\"id\":1,\"name\":\"numberFact.fetch\",\"kind\":\"oneShot\","
+                               "\"payload\":0}]") == 0);
+  tca_string_free(taken);
+  CHECK_STATUS(tca_store_take_requests(replayed, &taken, NULL), TCA_OK);
+  CHECK(taken && strcmp(taken, "[]") == 0);
+  tca_string_free(taken);
+  CHECK_STATUS(tca_store_respond(replayed, 1, "\"zero\""), TCA_OK);
+  char *state = state_of(replayed);
+  CHECK_CONTAINS(state, "zero");
+  tca_string_free(state);
+  tca_store_free(replayed);
+  tca_string_free(journal);
+  tca_store_free(store);
+}
+
+static uint64_t delivered = 0;
+
+static void answer_and_note(void *userdata, tca_store *store, const tca_request *request) {
+  (void)userdata;
+  delivered = request->id;
+  tca_store_respond(store, request->id, "\"late\"");
+}
+
+/* In callback mode, what the journal left unanswered reaches the handler at the first poll,
+ * send or advance once one is set, not before. */
+static void test_replay_in_callback_mode_delivers_later(void) {
+  tca_store *store = recorded("counter", TCA_REQUESTS_QUEUED);
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  char *journal = journal_of(store);
+  tca_store *replayed = NULL;
+  CHECK_STATUS(tca_store_replay(journal, strlen(journal), TCA_VERSION_NONE, NULL, &replayed),
+               TCA_OK);
+  CHECK_STATUS(tca_store_poll(replayed, NULL), TCA_OK);
+  CHECK(delivered == 0);
+  CHECK_STATUS(tca_store_set_request_handler(replayed, answer_and_note, NULL, NULL), TCA_OK);
+  CHECK(delivered == 0);
+  CHECK_STATUS(tca_store_poll(replayed, NULL), TCA_OK);
+  CHECK(delivered == 1);
+  char *state = state_of(replayed);
+  CHECK_CONTAINS(state, "\"numberFact\":\"late\"");
+  tca_string_free(state);
+  tca_store_free(replayed);
+  tca_string_free(journal);
+  tca_store_free(store);
+}
+
+/* A recorded store without a request handler fails requests through its journal. */
+static void test_no_handler_fails_through_the_journal(void) {
+  tca_store *store = recorded("counter", TCA_REQUESTS_CALLBACK);
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  char *state = state_of(store);
+  CHECK_CONTAINS(state, "no handler for \\\"numberFact.fetch\\\"");
+  char *journal = journal_of(store);
+  CHECK_CONTAINS(journal, "{\"fail\":1,\"message\":\"no handler for \\\"numberFact.fetch\\\"");
+  tca_store *replayed = NULL;
+  CHECK_STATUS(tca_store_replay(journal, strlen(journal), TCA_VERSION_NONE, NULL, &replayed),
+               TCA_OK);
+  char *again = state_of(replayed);
+  CHECK(again && state && strcmp(again, state) == 0);
+  tca_string_free(again);
+  tca_store_free(replayed);
+  tca_string_free(journal);
+  tca_string_free(state);
+  tca_store_free(store);
+}
+
+static void advance_then_undo(void *userdata, tca_store *store, const tca_request *request) {
+  (void)userdata;
+  (void)request;
+  tca_store_advance(store, 500);
+  tca_store_send(store, "\"undoLastRoll\"");
+}
+
+/* A callback that moves the clock, then sends: the store applies the send first (a callback's
+ * clock moves run after its other inputs), and so does the replay. */
+static void test_inputs_of_a_callback_replay_in_the_order_applied(void) {
+  tca_store *store = recorded("dice", TCA_REQUESTS_CALLBACK);
+  CHECK_STATUS(tca_store_set_request_handler(store, advance_then_undo, NULL, NULL), TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "\"rollButtonTapped\""), TCA_OK);
+  char *state = state_of(store);
+  CHECK_CONTAINS(state, "\"isRolling\":false");
+  char *journal = journal_of(store);
+  char *undo = strstr(journal, "undoLastRoll");
+  char *advance = strstr(journal, "{\"advance\":500");
+  CHECK(undo && advance && undo < advance);
+  tca_store *replayed = NULL;
+  CHECK_STATUS(tca_store_replay(journal, strlen(journal), TCA_VERSION_NONE, NULL, &replayed),
+               TCA_OK);
+  char *again = state_of(replayed);
+  if (again && state && strcmp(again, state) != 0) {
+    fprintf(stderr, "  replayed %s\n  recorded %s\n%s", again, state, journal);
+  }
+  CHECK(again && state && strcmp(again, state) == 0);
+  tca_string_free(again);
+  tca_store_free(replayed);
+  tca_string_free(journal);
+  tca_string_free(state);
+  tca_store_free(store);
+}
+
+static void test_replay_refuses_bad_journals(void) {
+  tca_store *out = (tca_store *)&out;
+  const char *garbage = "not json\n";
+  CHECK_STATUS(tca_store_replay(garbage, strlen(garbage), TCA_VERSION_NONE, NULL, &out),
+               TCA_ERR_JSON_SYNTAX);
+  CHECK(out == NULL);
+  CHECK_CONTAINS(tca_last_error(), "journal line 1");
+  const char *other = "{\"tcaJournal\":1,\"feature\":\"nope\",\"clock\":\"manual\",\"seed\":1,"
+                      "\"version\":0,\"state\":{}}\n";
+  CHECK_STATUS(tca_store_replay(other, strlen(other), TCA_VERSION_NONE, NULL, &out),
+               TCA_ERR_UNKNOWN_FEATURE);
+  const char *future = "{\"tcaJournal\":99,\"feature\":\"counter\"}\n";
+  CHECK_STATUS(tca_store_replay(future, strlen(future), TCA_VERSION_NONE, NULL, &out),
+               TCA_ERR_JSON_SHAPE);
+  CHECK_CONTAINS(tca_last_error(), "journal format 99");
+  const char *unknown = "{\"tcaJournal\":1,\"feature\":\"counter\",\"clock\":\"manual\","
+                        "\"seed\":1,\"version\":0,\"state\":{}}\n"
+                        "{\"send\":\"incrementButtonTapped\",\"version\":1}\n"
+                        "{\"respond\":9,\"value\":\"x\",\"version\":2}\n";
+  CHECK_STATUS(tca_store_replay(unknown, strlen(unknown), TCA_VERSION_NONE, NULL, &out),
+               TCA_ERR_UNKNOWN_REQUEST);
+  CHECK_CONTAINS(tca_last_error(), "journal line 3");
+  CHECK(out == NULL);
+  /* To version 1 the bad line is never reached. */
+  CHECK_STATUS(tca_store_replay(unknown, strlen(unknown), 1, NULL, &out), TCA_OK);
+  char *state = state_of(out);
+  CHECK(state && strcmp(state, "{\"count\":1,\"isNumberFactLoading\":false}") == 0);
+  tca_string_free(state);
+  tca_store_free(out);
+  CHECK_STATUS(tca_store_replay(NULL, 0, TCA_VERSION_NONE, NULL, &out), TCA_ERR_INVALID_ARGUMENT);
+}
+
+static void test_stores_that_do_not_record(void) {
+  tca_store *store = NULL;
+  CHECK_STATUS(tca_store_new("counter", NULL, NULL, &store), TCA_OK);
+  char *json = NULL;
+  CHECK_STATUS(tca_store_journal(store, &json, NULL), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(tca_last_error(), "options.record");
+  CHECK_STATUS(tca_store_log_reductions(store, 1), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(tca_store_take_reductions(store, &json, NULL), TCA_ERR_INVALID_ARGUMENT);
+  CHECK(json == NULL);
+  tca_store_free(store);
+  CHECK_STATUS(tca_store_journal(store, &json, NULL), TCA_ERR_INVALID_HANDLE);
+}
+
+static void test_reductions_with_their_origin(void) {
+  tca_store *store = recorded("counter", TCA_REQUESTS_QUEUED);
+  char *json = NULL;
+  CHECK_STATUS(tca_store_take_reductions(store, &json, NULL), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(tca_last_error(), "tca_store_log_reductions");
+  CHECK_STATUS(tca_store_log_reductions(store, 2), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(tca_store_log_reductions(store, 1), TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK_STATUS(tca_store_respond(store, 1, "\"a fact\""), TCA_OK);
+  size_t length = 0;
+  CHECK_STATUS(tca_store_take_reductions(store, &json, &length), TCA_OK);
+  const char *expected =
+      "[{\"origin\":\"host\",\"action\":{\"numberFactButtonTapped\":{}},"
+      "\"state\":{\"count\":0,\"isNumberFactLoading\":true}},"
+      "{\"origin\":\"effect\",\"action\":{\"numberFactResponse\":{\"_0\":\"a fact\"}},"
+      "\"state\":{\"count\":0,\"numberFact\":\"a fact\",\"isNumberFactLoading\":false}}]";
+  if (json && strcmp(json, expected) != 0) fprintf(stderr, "  reductions %s\n", json);
+  CHECK(json && strcmp(json, expected) == 0 && strlen(json) == length);
+  tca_string_free(json);
+  CHECK_STATUS(tca_store_take_reductions(store, &json, NULL), TCA_OK);
+  CHECK(json && strcmp(json, "[]") == 0);
+  tca_string_free(json);
+  tca_store_free(store);
+}
+
+static void test_canonical_actions(void) {
+  char *json = NULL;
+  size_t length = 0;
+  CHECK_STATUS(tca_canonical_action("counter", "\"incrementButtonTapped\"", &json, &length),
+               TCA_OK);
+  CHECK(json && strcmp(json, "{\"incrementButtonTapped\":{}}") == 0 && length == 28);
+  tca_string_free(json);
+  const char *nested = "{\"history\":{\"rollTapped\":3}}xx";
+  CHECK_STATUS(tca_canonical_action_n("counter", 7, nested, 5, &json, NULL), TCA_ERR_JSON_SYNTAX);
+  CHECK(json == NULL);
+  CHECK_STATUS(tca_canonical_action("counter", "\"nope\"", &json, NULL), TCA_ERR_JSON_SHAPE);
+  CHECK_STATUS(tca_canonical_action("nope", "\"nope\"", &json, NULL), TCA_ERR_UNKNOWN_FEATURE);
+  CHECK_STATUS(tca_canonical_action("counter", NULL, &json, NULL), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(tca_canonical_action_n("counterXX", 7, "\"incrementButtonTapped\"   ", 23, &json,
+                                      NULL),
+               TCA_OK);
+  CHECK(json && strcmp(json, "{\"incrementButtonTapped\":{}}") == 0);
+  tca_string_free(json);
+}
+
+int main(void) {
+  test_replay_to_every_version();
+  test_replay_leaves_unanswered_requests();
+  test_replay_in_callback_mode_delivers_later();
+  test_no_handler_fails_through_the_journal();
+  test_inputs_of_a_callback_replay_in_the_order_applied();
+  test_replay_refuses_bad_journals();
+  test_stores_that_do_not_record();
+  test_reductions_with_their_origin();
+  test_canonical_actions();
+  TEST_SUMMARY();
+}

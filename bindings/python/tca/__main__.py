@@ -1,0 +1,166 @@
+"""`python -m tca replay session.jsonl`: a recorded session, step by step.
+
+    $ python -m tca replay session.jsonl
+    counter, manual clock, seed 7: {"count":0,"isNumberFactLoading":false}
+    [1] send {"incrementButtonTapped":{}}  (version 1)
+          count: 0 -> 1
+    [2] send {"numberFactButtonTapped":{}}  (version 2)
+          isNumberFactLoading: false -> true
+          request #1 numberFact.fetch (oneShot) 1
+    [3] respond #1 "1 is a number."  (version 3)
+          ...
+
+Each input of the journal (`Store(..., record=True)`, `store.journal()`) is printed with the
+state change it made, as the Composable Architecture's `_printChanges` does, and the requests the
+store made and their answers. `--to N` prints instead the state at version N as JSON (time
+travel: `Store.replay(journal, to_version=N)`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Dict, Iterator, List, Optional, TextIO, Tuple
+
+from . import TCAError
+from ._codec import dumps
+from .journal import header
+from .store import Store
+
+_ABSENT = object()
+
+
+def changes(before: Any, after: Any, path: str = "") -> Iterator[str]:
+    """The changes from `before` to `after`, one line per changed leaf: `count: 0 -> 1`.
+
+    >>> list(changes({"count": 0, "a": [1]}, {"count": 1, "a": [1]}))
+    ['count: 0 -> 1']
+    """
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in list(before) + [k for k in after if k not in before]:
+            yield from changes(
+                before.get(key, _ABSENT), after.get(key, _ABSENT), f"{path}.{key}" if path else key
+            )
+        return
+    if (
+        isinstance(before, list)
+        and isinstance(after, list)
+        and len(before) == len(after)
+        and before != after
+    ):
+        for index, (old, new) in enumerate(zip(before, after)):
+            yield from changes(old, new, f"{path}[{index}]")
+        return
+    if before is _ABSENT and after is _ABSENT or before == after:
+        return
+    shown = [
+        "(absent)" if value is _ABSENT else dumps(value) for value in (before, after)
+    ]
+    yield f"{path or '(state)'}: {shown[0]} -> {shown[1]}"
+
+
+def describe(line: Dict[str, Any]) -> str:
+    """An input line as one phrase: `send {...}`, `respond #1 "..."`, `advance 500 ms`."""
+    if "send" in line:
+        return f"send {dumps(line['send'])}"
+    if "respond" in line:
+        return f"respond #{line['respond']} {dumps(line.get('value'))}"
+    if "fail" in line:
+        return f"fail #{line['fail']} {dumps(line.get('message'))}"
+    if "complete" in line:
+        return f"complete #{line['complete']}"
+    if "advance" in line:
+        return f"advance {line['advance']} ms"
+    if "clock" in line:
+        return f"clock to {line['clock'] / 1e6:g} ms"
+    if "poll" in line:
+        return "poll"
+    return dumps(line)
+
+
+def _lines(text: str) -> List[Tuple[str, Dict[str, Any]]]:
+    parsed = []
+    for number, raw in enumerate(text.split("\n"), 1):
+        if not raw.strip():
+            continue
+        try:
+            parsed.append((raw, json.loads(raw)))
+        except ValueError as error:
+            raise ValueError(f"line {number} is not JSON: {error}") from None
+    return parsed
+
+
+def print_steps(text: str, out: TextIO) -> None:
+    """Prints every step of the journal `text` (see the module's documentation)."""
+    head = header(text)
+    lines = _lines(text)
+    state = head.get("state")
+    print(
+        f"{head.get('feature')}, {head.get('clock')} clock, seed {head.get('seed')}: "
+        f"{dumps(state)}",
+        file=out,
+    )
+    prefix = [lines[0][0]]
+    step = 0
+    for raw, line in lines[1:]:
+        prefix.append(raw)
+        if "request" in line:
+            request = line["request"]
+            print(
+                f"      request #{request.get('id')} {request.get('name')} "
+                f"({request.get('kind')}) {dumps(request.get('payload'))}",
+                file=out,
+            )
+            continue
+        if "cancelled" in line:
+            print(f"      cancelled #{line['cancelled']}", file=out)
+            continue
+        step += 1
+        at = f", at {line['at'] / 1e6:g} ms" if "at" in line else ""
+        print(f"[{step}] {describe(line)}  (version {line.get('version')}{at})", file=out)
+        # NB: the state after this input: the journal up to it, replayed whole.
+        with Store.replay("\n".join(prefix) + "\n", requests="queued") as replayed:
+            after = replayed.state
+        for change in changes(state, after):
+            print(f"      {change}", file=out)
+        state = after
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m tca", description="Tools for libtca sessions."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    replay = commands.add_parser(
+        "replay",
+        help="print a recorded session step by step",
+        description="Prints each step of a journal (Store(..., record=True).journal()): the "
+        "input, the state change, the requests made and their answers.",
+    )
+    replay.add_argument("journal", help="a journal file (JSON Lines); - for standard input")
+    replay.add_argument(
+        "--to", type=int, metavar="N", help="print the state at version N as JSON instead"
+    )
+    arguments = parser.parse_args(argv)
+    try:
+        if arguments.journal == "-":
+            text = sys.stdin.read()
+        else:
+            with open(arguments.journal, encoding="utf-8") as file:
+                text = file.read()
+        if arguments.to is not None:
+            if arguments.to < 0:
+                raise ValueError(f"--to {arguments.to}: a version is 0 or more")
+            with Store.replay(text, to_version=arguments.to, requests="queued") as store:
+                sys.stdout.write(store.state_json().decode() + "\n")
+        else:
+            print_steps(text, sys.stdout)
+    except (OSError, ValueError, TCAError) as error:
+        print(f"python -m tca replay: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""The counter feature, tested with tca.testing.TestStore as a user of the library would."""
+
+import pytest
+
+from tca.testing import TestStore
+
+
+@pytest.fixture
+def store():
+    return TestStore("counter")
+
+
+def test_increment_and_decrement(store):
+    store.send("incrementButtonTapped", {"count": 1})
+    store.send({"incrementButtonTapped": {}}, lambda state: state.update(count=2))
+    store.send("decrementButtonTapped", {"count": 1})
+    store.finish()
+
+
+def test_number_fact(store):
+    store.send("incrementButtonTapped", {"count": 1})
+    store.send("numberFactButtonTapped", {"isNumberFactLoading": True})
+    fetch = store.request("numberFact.fetch")
+    assert fetch.payload == 1
+    fetch.respond("1 is the loneliest number.")
+    store.receive(
+        {"numberFactResponse": "1 is the loneliest number."},
+        {"isNumberFactLoading": False, "numberFact": "1 is the loneliest number."},
+    )
+    store.finish()
+
+
+def test_number_fact_failure(store):
+    store.send("numberFactButtonTapped", {"isNumberFactLoading": True})
+    store.request("numberFact.fetch").fail("offline")
+    store.receive(
+        {"numberFactFailed": "offline"},
+        lambda state: state.update(
+            isNumberFactLoading=False, numberFactError="Could not load a number fact: offline"
+        ),
+    )
+    store.finish()
+
+
+def test_a_second_tap_cancels_the_first_request(store):
+    store.send("numberFactButtonTapped", {"isNumberFactLoading": True})
+    first = store.request("numberFact.fetch")
+    store.send("numberFactButtonTapped")
+    second = store.request("numberFact.fetch")
+    assert second.id != first.id and first.finished
+    second.respond("0 is nothing.")
+    store.receive(
+        {"numberFactResponse": "0 is nothing."},
+        {"isNumberFactLoading": False, "numberFact": "0 is nothing."},
+    )
+    store.finish()
+
+
+def test_non_exhaustive(store):
+    store.exhaustive = False
+    store.send("incrementButtonTapped")
+    store.send("numberFactButtonTapped", {"count": 1})
+    store.request("numberFact.fetch").respond("1 is a number.")
+    store.finish()  # the response was never received: fine when not exhaustive
