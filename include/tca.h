@@ -131,7 +131,8 @@ typedef enum tca_status_code {
   TCA_ERR_CALLBACK_UNWOUND = 15, /* a callback unwound through libtca (a C++ exception, a Lua
                                     error, a longjmp): the store refuses every later call with
                                     this status ("a callback unwound through libtca …") */
-  TCA_ERR_VERSION_GONE = 16      /* reserved (JSON Patch); no function returns it yet */
+  TCA_ERR_VERSION_GONE = 16      /* tca_store_patch since a version the store no longer keeps
+                                    (or newer than the current one): read the whole state */
 } tca_status_code;
 
 /* ---- Library ------------------------------------------------------------------------------ */
@@ -381,6 +382,31 @@ tca_status tca_store_get_n(tca_store *store, const char *json_pointer, size_t po
  * Returns TCA_VERSION_NONE (and sets tca_last_error) for a NULL, freed or foreign handle.
  */
 uint64_t tca_store_version(const tca_store *store);
+
+/**
+ * What changed since version `since_version`: an RFC 6902 JSON Patch, a JSON array such as
+ * [{"op":"replace","path":"/todos/3/isComplete","value":true}], or [] when nothing changed.
+ * Applying it, in order, to the state JSON of `since_version` gives the current state JSON
+ * (equal as JSON values; member order may differ). Arrays of objects that all have distinct
+ * "id" members (todos) are patched by id: an insert, removal or move is an "add", "remove" or
+ * "move" of the elements concerned, never a replace of the list. `since_version` is a version
+ * the host saw (tca_store_version, a subscriber, tca_store_state's version); the current version
+ * is then tca_store_version.
+ *
+ * How far back: the store keeps the states of its last 16 versions (the current one and the 15
+ * before it). Memory: a kept state shares its storage with the next one except for what changed
+ * in a collection, which is copied whole: in the worst case, 16 copies of the state.
+ *
+ * out_json, out_length: as tca_store_state (the caller frees with tca_string_free()).
+ * Thread: any; never waits for a callback (it waits for a run in progress, as tca_store_state).
+ *
+ * Returns TCA_OK; TCA_ERR_INVALID_HANDLE; TCA_ERR_INVALID_ARGUMENT (out_json NULL);
+ * TCA_ERR_VERSION_GONE (since_version is older than the versions kept, or newer than the
+ * current one: read the whole state with tca_store_state); TCA_ERR_UNENCODABLE;
+ * TCA_ERR_NO_MEMORY.
+ */
+tca_status tca_store_patch(tca_store *store, uint64_t since_version, char **out_json,
+                           size_t *out_length);
 
 /* ---- Subscriptions ------------------------------------------------------------------------ */
 

@@ -290,6 +290,27 @@ private func stateJSON(of context: StoreContext) throws(Failure) -> [UInt8] {
   }
 }
 
+@c public func tca_store_patch(
+  _ store: OpaquePointer?,
+  _ sinceVersion: UInt64,
+  _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+  _ outLength: UnsafeMutablePointer<UInt>?
+) -> Int32 {
+  exported("tca_store_patch") { () throws(Failure) in
+    outJSON?.pointee = nil
+    outLength?.pointee = 0
+    let target = try Handles.store(store)
+    guard let outJSON else { throw Failure(.invalidArgument, "out_json is NULL") }
+    let patch: [UInt8]
+    do throws(StoreError) {
+      patch = try target.store.patch(since: sinceVersion)
+    } catch {
+      throw Failure(error)
+    }
+    try deliver(patch, to: outJSON, length: outLength)
+  }
+}
+
 /// `TCA_VERSION_NONE`.
 private let noVersion = UInt64.max
 
