@@ -94,7 +94,11 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   // reported the cache's reads and writes from different threads as races (`make sanitize`).
   private let cacheLock = PlainLock()
   private var cache: EncodedState?
-  /// Parsed state JSON of recent versions, for ``patch(since:)`` (newest last).
+  /// Parsed state JSON of the last two versions patched from or to, for ``patch(since:)``
+  /// (newest last).
+  ///
+  /// NB: two: a host that patches after each change finds the old tree here; more would hold
+  /// a parsed copy of a large state per version (tens of MB at 100,000 todos).
   private var trees: [(version: UInt64, tree: JSONValue)] = []
 
   init(
@@ -165,7 +169,7 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
       if !trees.contains(where: { $0.version == version }) {
         trees.append((version, tree))
         trees.sort { $0.version < $1.version }
-        if trees.count > VersionHistory<State>.limit { trees.removeFirst() }
+        if trees.count > 2 { trees.removeFirst() }
       }
     }
     return tree
