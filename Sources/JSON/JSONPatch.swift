@@ -63,30 +63,77 @@ public enum JSONPatch {
 
   // MARK: - Diffing
 
+  /// A step of the path being diffed: a member's key or an array's index.
+  ///
+  /// NB: kept as a stack and joined into a JSON Pointer only when an operation is written: most
+  /// of a large state is equal, and a path string per element visited was most of the cost.
+  enum Step {
+    case key(String)
+    case index(Int)
+  }
+
+  struct Path {
+    var steps: [Step] = []
+
+    func pointer(_ last: Step? = nil) -> String {
+      var text = ""
+      for step in steps { append(step, to: &text) }
+      if let last { append(last, to: &text) }
+      return text
+    }
+
+    private func append(_ step: Step, to text: inout String) {
+      text += "/"
+      switch step {
+      case let .key(key): text += escape(key)
+      case let .index(index): text += String(index)
+      }
+    }
+  }
+
   static func diff(_ old: JSONValue, _ new: JSONValue, path: String, into ops: inout [JSONValue]) {
+    var steps = Path()
+    if !path.isEmpty {
+      for token in path.utf8.dropFirst().split(
+        separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+      {
+        steps.steps.append(.key(String(decoding: token, as: UTF8.self)))
+      }
+    }
+    diff(old, new, path: &steps, into: &ops)
+  }
+
+  static func diff(_ old: JSONValue, _ new: JSONValue, path: inout Path, into ops: inout [JSONValue])
+  {
     switch (old, new) {
     case let (.object(a), .object(b)):
-      diffObjects(a, b, path: path, into: &ops)
+      diffObjects(a, b, path: &path, into: &ops)
     case let (.array(a), .array(b)):
-      if let oldIDs = identities(a), let newIDs = identities(b) {
-        diffIdentified(a, oldIDs, b, newIDs, path: path, into: &ops)
-      } else {
-        diffPositional(a, b, path: path, into: &ops)
-      }
+      diffArrays(a, b, path: &path, into: &ops)
+    case let (.string(a), .string(b)):
+      if a != b { ops.append(operation("replace", path.pointer(), value: new)) }
+    case let (.number(a), .number(b)):
+      if a != b { ops.append(operation("replace", path.pointer(), value: new)) }
+    case let (.bool(a), .bool(b)):
+      if a != b { ops.append(operation("replace", path.pointer(), value: new)) }
+    case (.null, .null):
+      break
     default:
-      if old != new { ops.append(operation("replace", path, value: new)) }
+      ops.append(operation("replace", path.pointer(), value: new))
     }
   }
 
   static func diffObjects(
     _ a: [(key: String, value: JSONValue)], _ b: [(key: String, value: JSONValue)],
-    path: String, into ops: inout [JSONValue]
+    path: inout Path, into ops: inout [JSONValue]
   ) {
     // NB: members are usually in the same order on both sides (one encoder wrote both): match
     // by position first, and fall back to a dictionary only when the keys differ.
     if a.count == b.count && zip(a, b).allSatisfy({ $0.key == $1.key }) {
-      for (x, y) in zip(a, b) {
-        diff(x.value, y.value, path: path + "/" + escape(x.key), into: &ops)
+      for index in a.indices {
+        path.steps.append(.key(a[index].key))
+        diff(a[index].value, b[index].value, path: &path, into: &ops)
+        path.steps.removeLast()
       }
       return
     }
@@ -95,55 +142,82 @@ public enum JSONPatch {
     var oldKeys = Set<String>()
     for member in a {
       oldKeys.insert(member.key)
-      let memberPath = path + "/" + escape(member.key)
       if let value = newByKey[member.key] {
-        diff(member.value, value, path: memberPath, into: &ops)
+        path.steps.append(.key(member.key))
+        diff(member.value, value, path: &path, into: &ops)
+        path.steps.removeLast()
       } else {
-        ops.append(operation("remove", memberPath))
+        ops.append(operation("remove", path.pointer(.key(member.key))))
       }
     }
     for member in b where !oldKeys.contains(member.key) {
-      ops.append(operation("add", path + "/" + escape(member.key), value: member.value))
+      ops.append(operation("add", path.pointer(.key(member.key)), value: member.value))
     }
+  }
+
+  static func diffArrays(
+    _ a: [JSONValue], _ b: [JSONValue], path: inout Path, into ops: inout [JSONValue]
+  ) {
+    // NB: the common case first: the same ids in the same order (or no ids): by position, with
+    // no set or dictionary built.
+    guard let oldIDs = ids(a), let newIDs = ids(b), oldIDs != newIDs,
+      isUnique(oldIDs), isUnique(newIDs)
+    else {
+      diffPositional(a, b, path: &path, into: &ops)
+      return
+    }
+    diffIdentified(a, oldIDs, b, newIDs, path: &path, into: &ops)
   }
 
   static func diffPositional(
-    _ a: [JSONValue], _ b: [JSONValue], path: String, into ops: inout [JSONValue]
+    _ a: [JSONValue], _ b: [JSONValue], path: inout Path, into ops: inout [JSONValue]
   ) {
     let common = min(a.count, b.count)
-    for index in 0..<common { diff(a[index], b[index], path: path + "/\(index)", into: &ops) }
+    for index in 0..<common {
+      path.steps.append(.index(index))
+      diff(a[index], b[index], path: &path, into: &ops)
+      path.steps.removeLast()
+    }
     if a.count > b.count {
       for index in stride(from: a.count - 1, through: b.count, by: -1) {
-        ops.append(operation("remove", path + "/\(index)"))
+        ops.append(operation("remove", path.pointer(.index(index))))
       }
     } else {
       for index in common..<b.count {
-        ops.append(operation("add", path + "/\(index)", value: b[index]))
+        ops.append(operation("add", path.pointer(.index(index)), value: b[index]))
       }
     }
   }
 
-  /// The ids of `elements` when every one is an object with an `"id"` string or number and no
-  /// two ids are equal; nil otherwise. An empty array has none (it is diffed by position).
-  static func identities(_ elements: [JSONValue]) -> [String]? {
+  /// An element's identity: its `"id"` member, a string or a number.
+  struct Identity: Hashable {
+    let isNumber: Bool
+    let text: String
+  }
+
+  /// The ids of `elements` when every one is an object with an `"id"` string or number; nil
+  /// otherwise. An empty array has none (it is diffed by position).
+  static func ids(_ elements: [JSONValue]) -> [Identity]? {
     guard !elements.isEmpty else { return nil }
-    var ids: [String] = []
+    var ids: [Identity] = []
     ids.reserveCapacity(elements.count)
-    var seen = Set<String>()
     for element in elements {
       guard case let .object(members) = element,
         let id = members.first(where: { $0.key == "id" })?.value
       else { return nil }
-      let key: String
       switch id {
-      case let .string(text): key = "s" + text
-      case let .number(text): key = "n" + text
+      case let .string(text): ids.append(Identity(isNumber: false, text: text))
+      case let .number(text): ids.append(Identity(isNumber: true, text: text))
       default: return nil
       }
-      guard seen.insert(key).inserted else { return nil }
-      ids.append(key)
     }
     return ids
+  }
+
+  static func isUnique(_ ids: [Identity]) -> Bool {
+    var seen = Set<Identity>(minimumCapacity: ids.count)
+    for id in ids where !seen.insert(id).inserted { return false }
+    return true
   }
 
   /// Turns `a` into `b` by id: removes the ids `b` lacks (from the end), then, position by
@@ -153,25 +227,27 @@ public enum JSONPatch {
   /// each one. A single insert, removal or move costs one operation plus the scan; reordering
   /// many elements costs a move each (and a scan each: quadratic in the worst case).
   static func diffIdentified(
-    _ a: [JSONValue], _ oldIDs: [String], _ b: [JSONValue], _ newIDs: [String],
-    path: String, into ops: inout [JSONValue]
+    _ a: [JSONValue], _ oldIDs: [Identity], _ b: [JSONValue], _ newIDs: [Identity],
+    path: inout Path, into ops: inout [JSONValue]
   ) {
     let wanted = Set(newIDs)
-    var current: [(id: String, value: JSONValue)] = []
+    var current: [(id: Identity, value: JSONValue)] = []
     current.reserveCapacity(a.count)
     for index in stride(from: a.count - 1, through: 0, by: -1) where !wanted.contains(oldIDs[index]) {
-      ops.append(operation("remove", path + "/\(index)"))
+      ops.append(operation("remove", path.pointer(.index(index))))
     }
     for (index, id) in oldIDs.enumerated() where wanted.contains(id) {
       current.append((id, a[index]))
     }
-    var position: [String: Int] = [:]
+    var position: [Identity: Int] = [:]
     for (index, entry) in current.enumerated() { position[entry.id] = index }
     var positionsValid = true
     for index in 0..<b.count {
       let id = newIDs[index]
       if index < current.count && current[index].id == id {
-        diff(current[index].value, b[index], path: path + "/\(index)", into: &ops)
+        path.steps.append(.index(index))
+        diff(current[index].value, b[index], path: &path, into: &ops)
+        path.steps.removeLast()
         continue
       }
       if !positionsValid {
@@ -183,12 +259,14 @@ public enum JSONPatch {
         let entry = current.remove(at: from)
         current.insert(entry, at: index)
         positionsValid = false
-        ops.append(operation("move", path + "/\(index)", from: path + "/\(from)"))
-        diff(entry.value, b[index], path: path + "/\(index)", into: &ops)
+        ops.append(operation("move", path.pointer(.index(index)), from: path.pointer(.index(from))))
+        path.steps.append(.index(index))
+        diff(entry.value, b[index], path: &path, into: &ops)
+        path.steps.removeLast()
       } else {
         current.insert((id, b[index]), at: index)
         positionsValid = false
-        ops.append(operation("add", path + "/\(index)", value: b[index]))
+        ops.append(operation("add", path.pointer(.index(index)), value: b[index]))
       }
     }
   }
