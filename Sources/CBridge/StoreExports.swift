@@ -268,6 +268,16 @@ private func get(
   to outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
   length outLength: UnsafeMutablePointer<UInt>?
 ) throws(Failure) {
+  let found: [UInt8]?
+  do throws(StoreError) {
+    found = try target.store.value(at: path)
+  } catch {
+    throw Failure(error)
+  }
+  if let found {
+    try deliver(found, to: outJSON, length: outLength)
+    return
+  }
   let state = try stateJSON(of: target)
   let value: [UInt8]
   do throws(JSONError) {

@@ -131,6 +131,27 @@ private func randomStep(
   }
 }
 
+/// A pointer to somewhere in `value` (or, one time in ten, to a member that is not there).
+private func randomPointer(in value: JSONValue, _ rng: inout SeededGenerator) -> String {
+  var pointer = ""
+  var node = value
+  for _ in 0..<Int.random(in: 0...4, using: &rng) {
+    switch node {
+    case let .object(members) where !members.isEmpty:
+      let member = members[Int.random(in: 0..<members.count, using: &rng)]
+      pointer += "/" + member.key.replacing("~", with: "~0").replacing("/", with: "~1")
+      node = member.value
+    case let .array(elements) where !elements.isEmpty:
+      let index = Int.random(in: 0..<elements.count, using: &rng)
+      pointer += "/\(index)"
+      node = elements[index]
+    default:
+      break
+    }
+  }
+  return Int.random(in: 0..<10, using: &rng) == 0 ? pointer + "/missing" : pointer
+}
+
 enum PatchTestError: Error { case shape, unknownFeature }
 
 /// The patch since `since`, parsed.
@@ -166,6 +187,12 @@ func patchesReplayRandomSequences(_ feature: String) throws {
     #expect(
       sameJSON(try JSONPatch.apply(try patch(host, since: back.version), to: back.json), current),
       "\(feature) step \(step): since \(back.version)")
+    // `get` by a parsed tree (from the second lookup of a version on) finds what the text
+    // lookup finds.
+    let pointer = randomPointer(in: current, &rng)
+    _ = try host.store.value(at: pointer)
+    let byTree = try host.store.value(at: pointer)
+    #expect(byTree == (try? JSONPointer.lookup(pointer, in: try host.store.stateJSON())), "\(pointer)")
     if version != previous.version { seen.append((version, current)) }
     if seen.count > 11 { seen.removeFirst() }
   }

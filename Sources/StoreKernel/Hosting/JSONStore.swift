@@ -100,6 +100,8 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   /// NB: two: a host that patches after each change finds the old tree here; more would hold
   /// a parsed copy of a large state per version (tens of MB at 100,000 todos).
   private var trees: [(version: UInt64, tree: JSONValue)] = []
+  /// How many `value(at:)` calls asked for this version's state (see there).
+  private var lookups: (version: UInt64, count: Int) = (0, 0)
 
   init(
     store: Store<State, Action>,
@@ -143,6 +145,31 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
     let oldTree = try tree(of: old, at: since)
     let newTree = try tree(of: state, at: version)
     return JSONWriter.write(.array(JSONPatch.diff(from: oldTree, to: newTree)))
+  }
+
+  func value(at pointer: String) throws(StoreError) -> [UInt8]? {
+    guard !store.isClosed else { throw .closed }
+    let version = readVersion()
+    var tree = cacheLock.withLock { trees.last { $0.version == version }?.tree }
+    if tree == nil {
+      // NB: a tree costs a parse of the whole state: made at the second lookup of a version, so
+      // a host that gets one value per change pays only the text scan, and one that reads many
+      // values of an unchanged state pays the parse once and then each lookup by its depth.
+      let again = cacheLock.withLock { () -> Bool in
+        if lookups.version == version {
+          lookups.count += 1
+        } else {
+          lookups = (version, 1)
+        }
+        return lookups.count >= 2
+      }
+      guard again else { return nil }
+      let (state, current) = store.stateAndVersion
+      guard current == version else { return nil }
+      tree = try self.tree(of: state, at: version)
+    }
+    guard let tree, let found = JSONPointer.value(at: pointer, in: tree) else { return nil }
+    return JSONWriter.write(found)
   }
 
   /// The parsed state JSON of `version`, from the cache or encoded from `state` (and kept).
