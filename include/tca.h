@@ -348,6 +348,22 @@ tca_status tca_store_send_n(tca_store *store, const char *action_json, size_t le
 tca_status tca_store_state(tca_store *store, char **out_json, size_t *out_length);
 
 /**
+ * The store's current state as JSON, lent rather than given: as tca_store_state, but the string
+ * belongs to the store. Reading an unchanged state again returns the same pointer, with no copy
+ * (after a change, the first borrow copies the new JSON once).
+ *
+ * out_json:   receives the NUL-terminated JSON; do not free or change it. It stays valid until
+ *             the next call on this store (any function, from any thread) or tca_store_free,
+ *             as sqlite3_column_text's result is valid until the next step: a host that reads
+ *             from several threads copies it, or uses tca_store_state. NULL on failure.
+ * out_length: if not NULL, receives its length in bytes (without the NUL); 0 on failure.
+ *
+ * Returns TCA_OK; TCA_ERR_INVALID_HANDLE; TCA_ERR_INVALID_ARGUMENT (out_json NULL);
+ * TCA_ERR_UNENCODABLE; TCA_ERR_NO_MEMORY.
+ */
+tca_status tca_store_state_borrow(tca_store *store, const char **out_json, size_t *out_length);
+
+/**
  * One part of the state, named by a JSON Pointer (RFC 6901, in its JSON string form): "" for the
  * whole state, "/count", "/todos/0/title", "/a~1b" for the member "a/b".
  *

@@ -70,6 +70,7 @@ enum workload {
   VERSION_AFTER_CHANGE,
   READ_AFTER_CHANGE,
   READ_UNCHANGED,
+  BORROW_UNCHANGED,
   GET_ONE,
   PATCH_PREVIOUS,
   TOGGLE_AND_PATCH,
@@ -82,6 +83,7 @@ static const char *const names[WORKLOADS] = {
     "version after a change",
     "state read after a change",
     "state read, unchanged",
+    "state borrowed (tca_store_state_borrow), unchanged",
     "get one element (/todos/middle), unchanged",
     "patch since the previous version",
     "toggle + version + patch since the previous",
@@ -115,6 +117,12 @@ static uint64_t once(tca_store *store, enum workload workload, const char *middl
     start = now_ns();
     read_state(store);
     return now_ns() - start;
+  case BORROW_UNCHANGED: {
+    const char *lent;
+    start = now_ns();
+    if (tca_store_state_borrow(store, &lent, NULL) != TCA_OK) die("tca_store_state_borrow");
+    return now_ns() - start;
+  }
   case GET_ONE:
     start = now_ns();
     if (tca_store_get(store, middle, &json, NULL) != TCA_OK) die("tca_store_get");

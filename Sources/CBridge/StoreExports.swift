@@ -229,6 +229,23 @@ private func send(_ action: UnsafeBufferPointer<UInt8>, to store: any HostStore)
   }
 }
 
+@c public func tca_store_state_borrow(
+  _ store: OpaquePointer?,
+  _ outJSON: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+  _ outLength: UnsafeMutablePointer<UInt>?
+) -> Int32 {
+  exported("tca_store_state_borrow") { () throws(Failure) in
+    outJSON?.pointee = nil
+    outLength?.pointee = 0
+    let target = try Handles.store(store)
+    guard let outJSON else { throw Failure(.invalidArgument, "out_json is NULL") }
+    guard !target.store.isClosed else { throw Failure(.invalidHandle, "the store has been freed") }
+    let (json, length) = try target.borrowState()
+    outJSON.pointee = json
+    outLength?.pointee = UInt(length)
+  }
+}
+
 @c public func tca_store_get(
   _ store: OpaquePointer?,
   _ pointer: UnsafePointer<CChar>?,

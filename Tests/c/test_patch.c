@@ -96,8 +96,30 @@ static void test_todos_by_id(void) {
   tca_store_free(store);
 }
 
+static void test_borrowed_state(void) {
+  tca_store *store = NULL;
+  CHECK_STATUS(tca_store_new("counter", NULL, NULL, &store), TCA_OK);
+  const char *first = NULL, *again = NULL;
+  size_t length = 0;
+  CHECK_STATUS(tca_store_state_borrow(store, &first, &length), TCA_OK);
+  CHECK(first != NULL && strcmp(first, "{\"count\":0,\"isNumberFactLoading\":false}") == 0);
+  CHECK(length == strlen(first));
+  /* Unchanged: the same string, not a copy. */
+  CHECK_STATUS(tca_store_state_borrow(store, &again, NULL), TCA_OK);
+  CHECK(again == first);
+  CHECK_STATUS(tca_store_send(store, "\"incrementButtonTapped\""), TCA_OK);
+  CHECK_STATUS(tca_store_state_borrow(store, &again, &length), TCA_OK);
+  CHECK(again != NULL && strcmp(again, "{\"count\":1,\"isNumberFactLoading\":false}") == 0);
+  CHECK(length == strlen(again));
+  CHECK_STATUS(tca_store_state_borrow(store, NULL, NULL), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(tca_store_state_borrow(NULL, &again, &length), TCA_ERR_INVALID_HANDLE);
+  CHECK(again == NULL && length == 0);
+  tca_store_free(store);
+}
+
 int main(void) {
   test_counter();
+  test_borrowed_state();
   test_todos_by_id();
   TEST_SUMMARY();
 }

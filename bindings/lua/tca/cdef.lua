@@ -57,6 +57,7 @@ void tca_store_free(tca_store *store);
 tca_status tca_store_send(tca_store *store, const char *action_json);
 tca_status tca_store_send_n(tca_store *store, const char *action_json, size_t length);
 tca_status tca_store_state(tca_store *store, char **out_json, size_t *out_length);
+tca_status tca_store_state_borrow(tca_store *store, const char **out_json, size_t *out_length);
 tca_status tca_store_get(tca_store *store, const char *json_pointer, char **out_json,
                          size_t *out_length);
 tca_status tca_store_get_n(tca_store *store, const char *json_pointer, size_t pointer_length,
