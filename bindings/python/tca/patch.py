@@ -94,7 +94,7 @@ def apply_patch(document: Any, patch: Patch) -> Any:
         elif kind == "remove":
             root = _remove(root, tokens)
         elif kind == "replace":
-            root = _add(_remove(root, tokens), tokens, op["value"])
+            root = _add(_remove(root, tokens), tokens, op["value"]) if tokens else op["value"]
         elif kind == "test":
             if _get(root, tokens) != op["value"]:
                 raise InvalidArgumentError(f"patch test failed at {op['path']!r}", 1)

@@ -207,3 +207,20 @@ def test_apply_patch_leaves_its_input_alone():
     )
     assert patched == {"a": [{"b": 3}, 4], "c": 1}
     assert document == {"a": [1, {"b": 2}]}
+    # The whole document replaced (what a subscriber gets when its version is no longer kept).
+    assert tca.apply_patch(document, [{"op": "replace", "path": "", "value": [1]}]) == [1]
+
+
+def test_a_subscriber_that_fell_behind_gets_the_whole_state():
+    with tca.Store("counter") as store:
+        heard = []
+        with store.subscribe(lambda version, patch: heard.append(patch), patches=True) as sub:
+            # NB: the subscriber's version is set back past what the store keeps, as if it had
+            # missed 16 versions.
+            for _ in range(20):
+                store.send("incrementButtonTapped")
+                store.version
+            heard.clear()
+            sub._version = 0
+            store.send("incrementButtonTapped")
+        assert heard == [[{"op": "replace", "path": "", "value": store.snapshot()}]]
