@@ -72,7 +72,7 @@
  *       on another thread's run of the same store (its reducer and effects, never its
  *         callbacks): tca_store_send[_n], tca_store_respond[_n], tca_store_fail[_n],
  *         tca_store_complete, tca_store_poll, tca_store_advance, tca_store_state,
- *         tca_store_get[_n], tca_store_subscribe[_state];
+ *         tca_store_state_borrow, tca_store_get[_n], tca_store_patch, tca_store_subscribe[_state];
  *       on a callback of the store running on another thread, until it returns:
  *         tca_store_unsubscribe, tca_store_set_effect_handler, tca_store_set_request_handler;
  *         tca_store_free (until that thread has delivered every callback; then it tells the host
