@@ -85,8 +85,8 @@ public enum JSONPatch {
     private func append(_ step: Step, to text: inout String) {
       text += "/"
       switch step {
-      case let .key(key): text += escape(key)
-      case let .index(index): text += String(index)
+      case .key(let key): text += escape(key)
+      case .index(let index): text += String(index)
       }
     }
   }
@@ -103,18 +103,19 @@ public enum JSONPatch {
     diff(old, new, path: &steps, into: &ops)
   }
 
-  static func diff(_ old: JSONValue, _ new: JSONValue, path: inout Path, into ops: inout [JSONValue])
-  {
+  static func diff(
+    _ old: JSONValue, _ new: JSONValue, path: inout Path, into ops: inout [JSONValue]
+  ) {
     switch (old, new) {
-    case let (.object(a), .object(b)):
+    case (.object(let a), .object(let b)):
       diffObjects(a, b, path: &path, into: &ops)
-    case let (.array(a), .array(b)):
+    case (.array(let a), .array(let b)):
       diffArrays(a, b, path: &path, into: &ops)
-    case let (.string(a), .string(b)):
+    case (.string(let a), .string(let b)):
       if a != b { ops.append(operation("replace", path.pointer(), value: new)) }
-    case let (.number(a), .number(b)):
+    case (.number(let a), .number(let b)):
       if a != b { ops.append(operation("replace", path.pointer(), value: new)) }
-    case let (.bool(a), .bool(b)):
+    case (.bool(let a), .bool(let b)):
       if a != b { ops.append(operation("replace", path.pointer(), value: new)) }
     case (.null, .null):
       break
@@ -202,12 +203,12 @@ public enum JSONPatch {
     var ids: [Identity] = []
     ids.reserveCapacity(elements.count)
     for element in elements {
-      guard case let .object(members) = element,
+      guard case .object(let members) = element,
         let id = members.first(where: { $0.key == "id" })?.value
       else { return nil }
       switch id {
-      case let .string(text): ids.append(Identity(isNumber: false, text: text))
-      case let .number(text): ids.append(Identity(isNumber: true, text: text))
+      case .string(let text): ids.append(Identity(isNumber: false, text: text))
+      case .number(let text): ids.append(Identity(isNumber: true, text: text))
       default: return nil
       }
     }
@@ -233,7 +234,8 @@ public enum JSONPatch {
     let wanted = Set(newIDs)
     var current: [(id: Identity, value: JSONValue)] = []
     current.reserveCapacity(a.count)
-    for index in stride(from: a.count - 1, through: 0, by: -1) where !wanted.contains(oldIDs[index]) {
+    for index in stride(from: a.count - 1, through: 0, by: -1)
+    where !wanted.contains(oldIDs[index]) {
       ops.append(operation("remove", path.pointer(.index(index))))
     }
     for (index, id) in oldIDs.enumerated() where wanted.contains(id) {
@@ -259,7 +261,8 @@ public enum JSONPatch {
         let entry = current.remove(at: from)
         current.insert(entry, at: index)
         positionsValid = false
-        ops.append(operation("move", path.pointer(.index(index)), from: path.pointer(.index(from))))
+        ops.append(
+          operation("move", path.pointer(.index(index)), from: path.pointer(.index(from))))
         path.steps.append(.index(index))
         diff(entry.value, b[index], path: &path, into: &ops)
         path.steps.removeLast()
@@ -298,10 +301,15 @@ public enum JSONPatch {
   static func pointerTokens(_ path: String, _ index: Int) throws(JSONError) -> [String] {
     if path.isEmpty { return [] }
     guard path.hasPrefix("/") else {
-      throw JSONError(.shape, "patch operation \(index): path \(quoted(path)) does not start with /")
+      throw JSONError(
+        .shape, "patch operation \(index): path \(quoted(path)) does not start with /")
     }
-    return path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-      .map { String(decoding: $0, as: UTF8.self).replacing("~1", with: "/").replacing("~0", with: "~") }
+    return path.utf8.dropFirst().split(
+      separator: UInt8(ascii: "/"), omittingEmptySubsequences: false
+    )
+    .map {
+      String(decoding: $0, as: UTF8.self).replacing("~1", with: "/").replacing("~0", with: "~")
+    }
   }
 
   static func arrayIndex(_ token: String, count: Int, allowEnd: Bool, _ index: Int)
@@ -319,12 +327,12 @@ public enum JSONPatch {
   {
     guard let token = tokens.first else { return value }
     switch value {
-    case let .object(members):
+    case .object(let members):
       guard let member = members.first(where: { $0.key == token }) else {
         throw JSONError(.shape, "patch operation \(index): no member \(quoted(token))")
       }
       return try lookup(tokens.dropFirst(), in: member.value, index)
-    case let .array(elements):
+    case .array(let elements):
       let offset = try arrayIndex(token, count: elements.count, allowEnd: false, index)
       return try lookup(tokens.dropFirst(), in: elements[offset], index)
     default:
@@ -341,7 +349,7 @@ public enum JSONPatch {
     }
     let last = tokens.count == 1
     switch value {
-    case var .object(members):
+    case .object(var members):
       value = .null  // NB: releases the tree's reference, so the edit below copies nothing.
       if let offset = members.firstIndex(where: { $0.key == token }) {
         if last {
@@ -356,7 +364,7 @@ public enum JSONPatch {
         throw JSONError(.shape, "patch operation \(index): no member \(quoted(token))")
       }
       value = .object(members)
-    case var .array(elements):
+    case .array(var elements):
       value = .null
       defer { value = .array(elements) }
       let offset = try arrayIndex(token, count: elements.count, allowEnd: last, index)
@@ -378,7 +386,7 @@ public enum JSONPatch {
     }
     let last = tokens.count == 1
     switch value {
-    case var .object(members):
+    case .object(var members):
       value = .null
       defer { value = .object(members) }
       guard let offset = members.firstIndex(where: { $0.key == token }) else {
@@ -386,7 +394,7 @@ public enum JSONPatch {
       }
       if last { return members.remove(at: offset).value }
       return try remove(at: tokens.dropFirst(), in: &members[offset].value, index)
-    case var .array(elements):
+    case .array(var elements):
       value = .null
       defer { value = .array(elements) }
       let offset = try arrayIndex(token, count: elements.count, allowEnd: false, index)

@@ -12,12 +12,12 @@ extension JSONPointer {
     var node = document
     for token in tokens {
       switch node {
-      case let .object(members):
+      case .object(let members):
         guard let member = members.first(where: { bytesEqual($0.key.utf8, token) }) else {
           return nil
         }
         node = member.value
-      case let .array(elements):
+      case .array(let elements):
         guard let index = arrayIndex(token), index < elements.count else { return nil }
         node = elements[index]
       default:

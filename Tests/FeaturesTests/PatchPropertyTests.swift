@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Features
 import JSON
 import StoreKernel
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 // `tca_store_patch`'s guarantee, on every built-in feature: after each step of a random action
 // sequence, the patch since the previous version and the patch since ten versions back, applied
@@ -39,8 +40,8 @@ private func parse(_ bytes: [UInt8]) throws -> JSONValue { try JSONParser.parse(
 /// Equal as JSON values: objects compare as sets of members (a patch's `add` appends).
 func sameJSON(_ a: JSONValue, _ b: JSONValue) -> Bool {
   switch (a, b) {
-  case let (.array(x), .array(y)): return x.count == y.count && zip(x, y).allSatisfy(sameJSON)
-  case let (.object(x), .object(y)):
+  case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy(sameJSON)
+  case (.object(let x), .object(let y)):
     guard x.count == y.count else { return false }
     return x.allSatisfy { member in
       y.first { $0.key == member.key }.map { sameJSON(member.value, $0.value) } ?? false
@@ -67,16 +68,20 @@ private func randomStep(
   switch feature {
   case "counter":
     try action(
-      [#""incrementButtonTapped""#, #""decrementButtonTapped""#, #""numberFactButtonTapped""#,
-       #"{"numberFactResponse":"fact \#(roll)"}"#, #"{"numberFactFailed":"offline"}"#]
-        .randomElement(using: &rng) ?? "")
+      [
+        #""incrementButtonTapped""#, #""decrementButtonTapped""#, #""numberFactButtonTapped""#,
+        #"{"numberFactResponse":"fact \#(roll)"}"#, #"{"numberFactFailed":"offline"}"#,
+      ]
+      .randomElement(using: &rng) ?? "")
   case "todos":
-    guard case let .array(todos)? = state["todos"] else { throw PatchTestError.shape }
+    guard case .array(let todos)? = state["todos"] else { throw PatchTestError.shape }
     let ids: [String] = todos.compactMap {
-      if case let .string(id)? = $0["id"] { return id } else { return nil }
+      if case .string(let id)? = $0["id"] { return id } else { return nil }
     }
     let count = todos.count
-    let pick = ids.randomElement(using: &rng).map { "\"\($0)\"" } ?? "\"00000000-0000-0000-0000-000000000000\""
+    let pick =
+      ids.randomElement(using: &rng).map { "\"\($0)\"" }
+      ?? "\"00000000-0000-0000-0000-000000000000\""
     switch Int.random(in: 0..<9, using: &rng) {
     case 0, 1: try action(#""addTodoButtonTapped""#)
     case 2: try action(#"{"todos":{"element":{"id":\#(pick),"action":"checkBoxToggled"}}}"#)
@@ -85,7 +90,8 @@ private func randomStep(
         #"{"todos":{"element":{"id":\#(pick),"action":{"textFieldChanged":"t\#(roll)/~x"}}}}"#)
     case 4:
       try action(
-        #"{"filterPicked":"\#(["all", "active", "completed"].randomElement(using: &rng) ?? "all")"}"#)
+        #"{"filterPicked":"\#(pickOne(["all", "active", "completed"], &rng))"}"#
+      )
     case 5: try action(#"{"delete":[\#(Int.random(in: 0...max(count, 1), using: &rng))]}"#)
     case 6:
       let from = Int.random(in: 0...max(count, 1), using: &rng)
@@ -96,11 +102,14 @@ private func randomStep(
     }
   case "dice":
     try action(
-      [#""rollButtonTapped""#, #""undoLastRoll""#, #""resetHistory""#, #""resetButtonTapped""#,
-       #"{"alert":{"presented":{"confirmReset":{}}}}"#, #"{"alert":"dismiss"}"#,
-       #""viewFullHistoryTapped""#, #"{"destination":{"presented":{"history":"closeButtonTapped"}}}"#,
-       #"{"destination":"dismiss"}"#, #"{"rollCompleted":\#(roll % 6 + 1)}"#]
-        .randomElement(using: &rng) ?? "")
+      [
+        #""rollButtonTapped""#, #""undoLastRoll""#, #""resetHistory""#, #""resetButtonTapped""#,
+        #"{"alert":{"presented":{"confirmReset":{}}}}"#, #"{"alert":"dismiss"}"#,
+        #""viewFullHistoryTapped""#,
+        #"{"destination":{"presented":{"history":"closeButtonTapped"}}}"#,
+        #"{"destination":"dismiss"}"#, #"{"rollCompleted":\#(roll % 6 + 1)}"#,
+      ]
+      .randomElement(using: &rng) ?? "")
   case "matchscores":
     let list = ["teamList", "playerList"].randomElement(using: &rng) ?? "teamList"
     let teamID = Int.random(in: 1...12, using: &rng)
@@ -115,14 +124,21 @@ private func randomStep(
           : #"{"id":\#(id),"first_name":"P\#(id)","last_name":"L\#(roll)"}"#
       }
       try action(
-        #"{"\#(list)":{"pageLoaded":{"page":\#(page),"response":{"data":[\#(items.joined(separator: ","))],"meta":{"total_pages":3}}}}}"#)
-    case 2: try action(#"{"\#(list)":{"searchQueryChanged":"\#(["", "1", "Team 2", "p"].randomElement(using: &rng) ?? "")"}}"#)
+        #"{"\#(list)":{"pageLoaded":{"page":\#(page),"response":"#
+          + #"{"data":[\#(items.joined(separator: ","))],"meta":{"total_pages":3}}}}}"#
+      )
+    case 2:
+      try action(
+        #"{"\#(list)":{"searchQueryChanged":"\#(pickOne(["", "1", "Team 2", "p"], &rng))"}}"#
+      )
     case 3: try action(#"{"favoriteButtonTapped":\#(teamID)}"#)
     case 4: try action(#"{"favorites":{"removeButtonTapped":\#(teamID)}}"#)
     case 5: try action(#"{"teamTapped":\#(teamID)}"#)
     case 6: try action(#"{"path":{"popFrom":{"id":\#(Int.random(in: 0...6, using: &rng))}}}"#)
     case 7:
-      try action(#"{"tabSelected":"\#(["teams", "games", "players", "favorites"].randomElement(using: &rng) ?? "teams")"}"#)
+      try action(
+        #"{"tabSelected":"\#(pickOne(["teams", "games", "players", "favorites"], &rng))"}"#
+      )
     case 8: try action(#"{"\#(list)":"refresh"}"#)
     default: try action(#"{"\#(list)":{"pageFailed":{"page":1,"message":"offline"}}}"#)
     }
@@ -137,11 +153,11 @@ private func randomPointer(in value: JSONValue, _ rng: inout SeededGenerator) ->
   var node = value
   for _ in 0..<Int.random(in: 0...4, using: &rng) {
     switch node {
-    case let .object(members) where !members.isEmpty:
+    case .object(let members) where !members.isEmpty:
       let member = members[Int.random(in: 0..<members.count, using: &rng)]
       pointer += "/" + member.key.replacing("~", with: "~0").replacing("/", with: "~1")
       node = member.value
-    case let .array(elements) where !elements.isEmpty:
+    case .array(let elements) where !elements.isEmpty:
       let index = Int.random(in: 0..<elements.count, using: &rng)
       pointer += "/\(index)"
       node = elements[index]
@@ -152,11 +168,16 @@ private func randomPointer(in value: JSONValue, _ rng: inout SeededGenerator) ->
   return Int.random(in: 0..<10, using: &rng) == 0 ? pointer + "/missing" : pointer
 }
 
+/// One of `choices` (not empty), at random.
+private func pickOne(_ choices: [String], _ rng: inout SeededGenerator) -> String {
+  choices[Int.random(in: 0..<choices.count, using: &rng)]
+}
+
 enum PatchTestError: Error { case shape, unknownFeature }
 
 /// The patch since `since`, parsed.
 private func patch(_ host: HostHarness, since: UInt64) throws -> [JSONValue] {
-  guard case let .array(operations) = try parse(try host.store.patch(since: since)) else {
+  guard case .array(let operations) = try parse(try host.store.patch(since: since)) else {
     throw PatchTestError.shape
   }
   return operations
@@ -167,7 +188,9 @@ func patchesReplayRandomSequences(_ feature: String) throws {
   let host = try HostHarness(feature, seed: 7)
   var rng = SeededGenerator(state: 0x5EED ^ UInt64(feature.utf8.count))
   // The state JSON of the last eleven versions seen, oldest first.
-  var seen: [(version: UInt64, json: JSONValue)] = [(host.store.version, try parse(host.store.stateJSON()))]
+  var seen: [(version: UInt64, json: JSONValue)] = [
+    (host.store.version, try parse(host.store.stateJSON()))
+  ]
   var changed = 0
   for step in 0..<steps {
     try randomStep(feature, host, &rng)
@@ -192,7 +215,8 @@ func patchesReplayRandomSequences(_ feature: String) throws {
     let pointer = randomPointer(in: current, &rng)
     _ = try host.store.value(at: pointer)
     let byTree = try host.store.value(at: pointer)
-    #expect(byTree == (try? JSONPointer.lookup(pointer, in: try host.store.stateJSON())), "\(pointer)")
+    #expect(
+      byTree == (try? JSONPointer.lookup(pointer, in: try host.store.stateJSON())), "\(pointer)")
     if version != previous.version { seen.append((version, current)) }
     if seen.count > 11 { seen.removeFirst() }
   }
