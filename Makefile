@@ -30,7 +30,7 @@ C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 
 SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.[ch]') Package.swift scripts/tca.map Makefile
 
-.PHONY: all lib demo test test-swift test-c test-unwind-cxx test-python python-test-deps venv test-own-feature bench install clean \
+.PHONY: all lib demo test bench-scale test-swift test-c test-unwind-cxx test-python python-test-deps venv test-own-feature bench install clean \
   test-cdef test-cpp test-rust test-lua test-dotnet lua-cdef bench-bindings \
   abi-check sanitize sanitize-address sanitize-thread examples test-install install-test-deps \
   test-new-feature fuzz
@@ -305,7 +305,8 @@ PYDUX         := pydux==0.2.2
 # python-redux (PyPI; module `redux`) needs Python 3.11+: elsewhere its rows say n/a.
 PYTHON_REDUX  := python-redux==0.25.4
 
-bench: lib $(BENCH)/SwiftBench $(BENCH)/cbench $(BENCH)/libbenchnoop.so $(VENV)/.bench-deps bench-bindings
+bench: lib $(BENCH)/SwiftBench $(BENCH)/cbench $(BENCH)/scalebench $(BENCH)/libbenchnoop.so \
+  $(VENV)/.bench-deps bench-bindings
 	$(VENV)/bin/python Benchmarks/run.py --bench-dir $(BENCH) \
 	  --lib $(LIBDIR)/libtca.so.$(SOMAJOR) --out $(BUILD)/bench.json
 
@@ -321,6 +322,16 @@ $(BENCH)/libbenchnoop.so: Benchmarks/c/noop.c Benchmarks/c/noop.h
 $(BENCH)/cbench: Benchmarks/c/bench.c Benchmarks/c/noop.h include/tca.h $(LIB) $(BENCH)/libbenchnoop.so
 	$(CC) $(CFLAGS) -O2 $(BENCH_CDEFS) -IBenchmarks/c $< -o $@ $(C_LINK) \
 	  -L$(BENCH) -lbenchnoop -Wl,-rpath,$(CURDIR)/$(BENCH)
+
+# The scale table (issue 16): todos at 1,000, 10,000 and 100,000 (docs/state-changes.md).
+$(BENCH)/scalebench: Benchmarks/c/scale.c include/tca.h $(LIB)
+	mkdir -p $(BENCH)
+	$(CC) $(CFLAGS) -O2 $< -o $@ $(C_LINK)
+
+# make bench-scale: the scale table alone.
+bench-scale: lib $(BENCH)/scalebench $(VENV)/.installed
+	$(VENV)/bin/python Benchmarks/run.py --bench-dir $(BENCH) --only scale \
+	  --lib $(LIBDIR)/libtca.so.$(SOMAJOR) --out $(BUILD)/bench-scale.json
 
 # The Bindings rows: each language's send against its own FFI floor (Benchmarks/bindings/), built
 # where the toolchain is (installed as for its tests); run.py skips a row whose program is missing.

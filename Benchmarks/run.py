@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-GROUP_ORDER = ["JSON", "Kernel", "C ABI", "Python", "Bindings", "Memory"]
+GROUP_ORDER = ["JSON", "Kernel", "C ABI", "Python", "Bindings", "Memory", "Scale"]
 # The C send row that the Bindings rows' targets are measured against (issue 20: each language's
 # send within its FFI floor plus 1.2x the C send).
 C_SEND_WORKLOAD = 'tca_store_send "incrementButtonTapped" (counter)'
@@ -224,7 +224,7 @@ def main() -> None:
     parser.add_argument("--lib", default="build/lib/libtca.so.0")
     parser.add_argument("--out", default="build/bench.json")
     parser.add_argument("--only", nargs="*",
-                        choices=["swift", "c", "python", "cpp", "rust", "lua", "dotnet", "memory"],
+                        choices=["swift", "c", "python", "cpp", "rust", "lua", "dotnet", "memory", "scale"],
                         help="run only these programs")
     args = parser.parse_args()
 
@@ -247,6 +247,8 @@ def main() -> None:
         "lua": ["luajit", str(ROOT / "Benchmarks/bindings/bench.lua")],
         "dotnet": ["mono", str(bench / "Bench.exe")],
         "memory": [str(bench / "cbench"), "mem"],
+        # The scale table (issue 16): todos at 1,000, 10,000 and 100,000.
+        "scale": [str(bench / "scalebench")],
     }
     bindings = {"cpp": bench / "cppbench", "rust": bench / "rustbench",
                 "lua": bench / ".lua", "dotnet": bench / "Bench.exe"}

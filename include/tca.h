@@ -73,7 +73,7 @@
  *       on another thread's run of the same store (its reducer and effects, never its
  *         callbacks): tca_store_send[_n], tca_store_respond[_n], tca_store_fail[_n],
  *         tca_store_complete, tca_store_poll, tca_store_advance, tca_store_state,
- *         tca_store_get[_n], tca_store_subscribe[_state];
+ *         tca_store_state_borrow, tca_store_get[_n], tca_store_patch, tca_store_subscribe[_state];
  *       on a callback of the store running on another thread, until it returns:
  *         tca_store_unsubscribe, tca_store_set_effect_handler, tca_store_set_request_handler;
  *         tca_store_free (until that thread has delivered every callback; then it tells the host
@@ -132,7 +132,8 @@ typedef enum tca_status_code {
   TCA_ERR_CALLBACK_UNWOUND = 15, /* a callback unwound through libtca (a C++ exception, a Lua
                                     error, a longjmp): the store refuses every later call with
                                     this status ("a callback unwound through libtca …") */
-  TCA_ERR_VERSION_GONE = 16      /* reserved (JSON Patch); no function returns it yet */
+  TCA_ERR_VERSION_GONE = 16      /* tca_store_patch since a version the store no longer keeps
+                                    (or newer than the current one): read the whole state */
 } tca_status_code;
 
 /* ---- Library ------------------------------------------------------------------------------ */
@@ -355,6 +356,22 @@ tca_status tca_store_send_n(tca_store *store, const char *action_json, size_t le
 tca_status tca_store_state(tca_store *store, char **out_json, size_t *out_length);
 
 /**
+ * The store's current state as JSON, lent rather than given: as tca_store_state, but the string
+ * belongs to the store. Reading an unchanged state again returns the same pointer, with no copy
+ * (after a change, the first borrow copies the new JSON once).
+ *
+ * out_json:   receives the NUL-terminated JSON; do not free or change it. It stays valid until
+ *             the next call on this store (any function, from any thread) or tca_store_free,
+ *             as sqlite3_column_text's result is valid until the next step: a host that reads
+ *             from several threads copies it, or uses tca_store_state. NULL on failure.
+ * out_length: if not NULL, receives its length in bytes (without the NUL); 0 on failure.
+ *
+ * Returns TCA_OK; TCA_ERR_INVALID_HANDLE; TCA_ERR_INVALID_ARGUMENT (out_json NULL);
+ * TCA_ERR_UNENCODABLE; TCA_ERR_NO_MEMORY.
+ */
+tca_status tca_store_state_borrow(tca_store *store, const char **out_json, size_t *out_length);
+
+/**
  * One part of the state, named by a JSON Pointer (RFC 6901, in its JSON string form): "" for the
  * whole state, "/count", "/todos/0/title", "/a~1b" for the member "a/b".
  *
@@ -389,6 +406,31 @@ tca_status tca_store_get_n(tca_store *store, const char *json_pointer, size_t po
  * Returns TCA_VERSION_NONE (and sets tca_last_error) for a NULL, freed or foreign handle.
  */
 uint64_t tca_store_version(const tca_store *store);
+
+/**
+ * What changed since version `since_version`: an RFC 6902 JSON Patch, a JSON array such as
+ * [{"op":"replace","path":"/todos/3/isComplete","value":true}], or [] when nothing changed.
+ * Applying it, in order, to the state JSON of `since_version` gives the current state JSON
+ * (equal as JSON values; member order may differ). Arrays of objects that all have distinct
+ * "id" members (todos) are patched by id: an insert, removal or move is an "add", "remove" or
+ * "move" of the elements concerned, never a replace of the list. `since_version` is a version
+ * the host saw (tca_store_version, a subscriber, tca_store_state's version); the current version
+ * is then tca_store_version.
+ *
+ * How far back: the store keeps the states of its last 16 versions (the current one and the 15
+ * before it). Memory: a kept state shares its storage with the next one except for what changed
+ * in a collection, which is copied whole: in the worst case, 16 copies of the state.
+ *
+ * out_json, out_length: as tca_store_state (the caller frees with tca_string_free()).
+ * Thread: any; never waits for a callback (it waits for a run in progress, as tca_store_state).
+ *
+ * Returns TCA_OK; TCA_ERR_INVALID_HANDLE; TCA_ERR_INVALID_ARGUMENT (out_json NULL);
+ * TCA_ERR_VERSION_GONE (since_version is older than the versions kept, or newer than the
+ * current one: read the whole state with tca_store_state); TCA_ERR_UNENCODABLE;
+ * TCA_ERR_NO_MEMORY.
+ */
+tca_status tca_store_patch(tca_store *store, uint64_t since_version, char **out_json,
+                           size_t *out_length);
 
 /* ---- Subscriptions ------------------------------------------------------------------------ */
 

@@ -17,6 +17,7 @@ enum Status: Int32 {
   case system = 13
   case noMemory = 14
   case callbackUnwound = 15
+  case versionGone = 16
 
   var text: StaticString {
     switch self {
@@ -36,6 +37,7 @@ enum Status: Int32 {
     case .system: return "system error"
     case .noMemory: return "out of memory"
     case .callbackUnwound: return "a callback unwound through libtca"
+    case .versionGone: return "version no longer kept"
     }
   }
 }
@@ -74,6 +76,7 @@ struct Failure: Error {
     case .realClock: self.init(.realClock, error.description)
     case .system: self.init(.system, error.description)
     case .unwound: self.init(.callbackUnwound, error.description)
+    case .versionGone: self.init(.versionGone, error.description)
     }
   }
 }

@@ -237,6 +237,23 @@ private func send(_ action: UnsafeBufferPointer<UInt8>, to store: any HostStore)
   }
 }
 
+@c public func tca_store_state_borrow(
+  _ store: OpaquePointer?,
+  _ outJSON: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+  _ outLength: UnsafeMutablePointer<UInt>?
+) -> Int32 {
+  exported("tca_store_state_borrow") { () throws(Failure) in
+    outJSON?.pointee = nil
+    outLength?.pointee = 0
+    let target = try Handles.store(store)
+    guard let outJSON else { throw Failure(.invalidArgument, "out_json is NULL") }
+    guard !target.store.isClosed else { throw Failure(.invalidHandle, "the store has been freed") }
+    let (json, length) = try target.borrowState()
+    outJSON.pointee = json
+    outLength?.pointee = UInt(length)
+  }
+}
+
 @c public func tca_store_get(
   _ store: OpaquePointer?,
   _ pointer: UnsafePointer<CChar>?,
@@ -276,6 +293,16 @@ private func get(
   to outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
   length outLength: UnsafeMutablePointer<UInt>?
 ) throws(Failure) {
+  let found: [UInt8]?
+  do throws(StoreError) {
+    found = try target.store.value(at: path)
+  } catch {
+    throw Failure(error)
+  }
+  if let found {
+    try deliver(found, to: outJSON, length: outLength)
+    return
+  }
   let state = try stateJSON(of: target)
   let value: [UInt8]
   do throws(JSONError) {
@@ -295,6 +322,27 @@ private func stateJSON(of context: StoreContext) throws(Failure) -> [UInt8] {
     return try context.store.stateJSON()
   } catch {
     throw Failure(error)
+  }
+}
+
+@c public func tca_store_patch(
+  _ store: OpaquePointer?,
+  _ sinceVersion: UInt64,
+  _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+  _ outLength: UnsafeMutablePointer<UInt>?
+) -> Int32 {
+  exported("tca_store_patch") { () throws(Failure) in
+    outJSON?.pointee = nil
+    outLength?.pointee = 0
+    let target = try Handles.store(store)
+    guard let outJSON else { throw Failure(.invalidArgument, "out_json is NULL") }
+    let patch: [UInt8]
+    do throws(StoreError) {
+      patch = try target.store.patch(since: sinceVersion)
+    } catch {
+      throw Failure(error)
+    }
+    try deliver(patch, to: outJSON, length: outLength)
   }
 }
 

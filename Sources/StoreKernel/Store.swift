@@ -69,10 +69,13 @@ public final class Store<State, Action>: @unchecked Sendable {
     /// The version subscribers were last called with (by the dispatcher).
     var deliveredVersion: UInt64 = 0
     var ranInCall = 0
+    /// The states of the last ``historyLimit`` versions, oldest first (see ``states(since:)``).
+    @usableFromInline var history: VersionHistory<State>
 
     init(state: State, snapshot: State?) {
       self.state = state
       self.snapshot = snapshot
+      self.history = VersionHistory(initial: state)
     }
   }
 
@@ -187,6 +190,20 @@ public final class Store<State, Action>: @unchecked Sendable {
     let version = hot.pointee.version
     core.gate.unlock()
     return version
+  }
+
+  /// The state at version `since` (nil when the store no longer keeps it, or never had it),
+  /// the current state and its version, read together. See ``VersionHistory``.
+  public func states(since: UInt64) -> (old: State?, state: State, version: UInt64) {
+    locked {
+      refreshVersion()
+      return (hot.pointee.history.state(at: since), hot.pointee.state, hot.pointee.version)
+    }
+  }
+
+  /// The oldest version whose state the store keeps.
+  public var oldestKeptVersion: UInt64 {
+    locked { hot.pointee.history.oldestVersion }
   }
 
   /// The state and its version, read together.
@@ -688,6 +705,7 @@ public final class Store<State, Action>: @unchecked Sendable {
       hot.pointee.snapshot = hot.pointee.state
     }
     hot.pointee.version &+= 1
+    hot.pointee.history.record(hot.pointee.state, at: hot.pointee.version)
     core.publishedVersion.store(hot.pointee.version, ordering: .releasing)
     // NB: with no subscriber, the notification is due at once (there is no one to call).
     if !hot.pointee.hasSubscribers { hot.pointee.notifiedVersion = hot.pointee.version }

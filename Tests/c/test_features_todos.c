@@ -49,21 +49,21 @@ static void test_a_todo_list(void) {
   CHECK(value_is(store, "/todos/2/description", "\"Bread\""));
   CHECK(tca_store_next_deadline_ms(store) == -1);
 
-  /* Filters: the view draws filteredTodos. */
+  /* Filters: the view draws filteredTodos, the ids of the todos shown. */
   CHECK_STATUS(tca_store_send(store, "{\"filterPicked\":\"active\"}"), TCA_OK);
-  CHECK(value_is(store, "/filteredTodos/0/description", "\"Milk\""));
+  CHECK(value_is(store, "/filteredTodos/0", milk));
   CHECK_STATUS(tca_store_send(store, "{\"filterPicked\":\"completed\"}"), TCA_OK);
-  CHECK(value_is(store, "/filteredTodos/1/description", "\"Bread\""));
+  CHECK(value_is(store, "/filteredTodos/1", bread));
 
   /* Move, in the filtered list's offsets: Bread above Eggs. */
   CHECK_STATUS(tca_store_send(store, "{\"move\":{\"from\":[1],\"to\":0}}"), TCA_OK);
-  CHECK(value_is(store, "/filteredTodos/0/description", "\"Bread\""));
+  CHECK(value_is(store, "/filteredTodos/0", bread));
   CHECK_STATUS(tca_store_advance(store, 100), TCA_OK);
   CHECK(value_is(store, "/todos/0/description", "\"Milk\""));
 
   /* Delete, in the filtered list's offsets; offsets out of range are ignored. */
   CHECK_STATUS(tca_store_send(store, "{\"delete\":[1,99,-1]}"), TCA_OK);
-  CHECK(value_is(store, "/filteredTodos/0/description", "\"Bread\""));
+  CHECK(value_is(store, "/filteredTodos/0", bread));
   CHECK_STATUS(tca_store_send(store, "{\"filterPicked\":\"all\"}"), TCA_OK);
   CHECK(value_is(store, "/todos/1/description", "\"Bread\""));
 
@@ -73,7 +73,9 @@ static void test_a_todo_list(void) {
   snprintf(expected, sizeof expected, "[{\"id\":%s,\"description\":\"Milk\",\"isComplete\":false}]",
            milk);
   CHECK(value_is(store, "/todos", expected));
-  CHECK(value_is(store, "/filteredTodos", expected));
+  char expected_ids[128];
+  snprintf(expected_ids, sizeof expected_ids, "[%s]", milk);
+  CHECK(value_is(store, "/filteredTodos", expected_ids));
 
   /* Bad actions are refused: an id that is not a UUID, a filter that does not exist. */
   CHECK_STATUS(send_to_todo(store, "\"milk\"", "\"checkBoxToggled\""), TCA_ERR_JSON_SHAPE);
@@ -94,9 +96,7 @@ static void test_snapshots(void) {
       "\"description\":\"Milk\"},{\"id\":\"00000000-0000-0000-0000-000000000002\","
       "\"isComplete\":true}],\"filteredTodos\":\"ignored\"}";
   tca_store *store = feature_store("todos", snapshot, 1, &host);
-  CHECK(value_is(store, "/filteredTodos",
-                 "[{\"id\":\"00000000-0000-0000-0000-000000000002\",\"description\":\"\","
-                 "\"isComplete\":true}]"));
+  CHECK(value_is(store, "/filteredTodos", "[\"00000000-0000-0000-0000-000000000002\"]"));
   tca_store_free(store);
   tca_store *bad = NULL;
   CHECK_STATUS(tca_store_new("todos", "{\"todos\":[{\"id\":\"x\"}]}", NULL, &bad),

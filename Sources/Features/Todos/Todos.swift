@@ -9,8 +9,9 @@ import StoreKernel
 ///     {"todos":{"element":{"id":"…","action":"checkBoxToggled"}}}   → 1 s later: sorted
 ///     {"filterPicked":"active"}
 ///
-/// The state carries `filteredTodos`, the list as the view draws it under the current filter;
-/// `delete` and `move` take offsets into that list, as a list view reports them.
+/// The state JSON carries `filteredTodos`, the ids of the todos the view shows under the current
+/// filter, in list order; `delete` and `move` take offsets into that list, as a list view
+/// reports them.
 public struct Todos: Reducer, Sendable {
   /// Which todos the list shows.
   public enum Filter: String, Equatable, Codable, Sendable, CaseIterable {
@@ -37,8 +38,8 @@ public struct Todos: Reducer, Sendable {
       self.todos = todos
     }
 
-    /// The todos the view shows under ``filter``, in list order. Encoded with the state, ignored
-    /// when a snapshot is decoded.
+    /// The todos the view shows under ``filter``, in list order. Encoded with the state as their
+    /// ids only (the todos themselves are in `todos`), ignored when a snapshot is decoded.
     public var filteredTodos: IdentifiedArrayOf<Todo.State> {
       filter == .all ? todos : todos.filter(filter.shows)
     }
@@ -59,7 +60,7 @@ public struct Todos: Reducer, Sendable {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(filter, forKey: .filter)
       try container.encode(todos, forKey: .todos)
-      try container.encode(filteredTodos, forKey: .filteredTodos)
+      try container.encode(todos.elements.filter(filter.shows).map(\.id), forKey: .filteredTodos)
     }
   }
 

@@ -24,11 +24,11 @@ extension Todos.State: JSONCodable {
     try json.object { (object) throws(JSONDeclined) in
       try object.encode(filter, forKey: "filter")
       try object.encode(todos, forKey: "todos")
-      // NB: the elements of `filteredTodos`, written as they are picked: no identified array
-      // (and index) is built only to be written.
+      // NB: `filteredTodos` is the ids of the todos shown, written as they are picked: the
+      // todos are in `todos` already (a derived value does not repeat the state, issue 16).
       let filter = self.filter
       try object.array(forKey: "filteredTodos") { (array) throws(JSONDeclined) in
-        for todo in todos.elements where filter.shows(todo) { try array.encode(todo) }
+        for todo in todos.elements where filter.shows(todo) { try array.encode(todo.id) }
       }
     }
   }

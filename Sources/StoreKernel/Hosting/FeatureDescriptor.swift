@@ -42,11 +42,16 @@ public struct FeatureDescriptor: Sendable {
       let state: R.State
       if let saved {
         // NB: members the snapshot leaves out take the initial state's values, whatever
-        // decoder the State has (docs/wire-format.md, "Snapshots").
-        if let completed = PartialSnapshot.completed(saved, initialState: initialStateJSON) {
-          state = try JSONDecoder().decode(R.State.self, from: completed)
-        } else {
+        // decoder the State has (docs/wire-format.md, "Snapshots"). The snapshot is completed
+        // only once its decoder missed a member: a whole snapshot, and one refused for any other
+        // reason, cost no parse of their own (a 100 MB snapshot stays within its memory bound).
+        do throws(JSONError) {
           state = try JSONDecoder().decode(R.State.self, from: saved)
+        } catch {
+          guard error.kind == .shape, error.message.hasPrefix("missing member"),
+            let completed = PartialSnapshot.completed(saved, initialState: initialStateJSON)
+          else { throw error }
+          state = try JSONDecoder().decode(R.State.self, from: completed)
         }
       } else {
         state = initialState

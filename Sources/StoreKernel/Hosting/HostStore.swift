@@ -13,6 +13,15 @@ public protocol HostStore: AnyObject, Sendable {
   func send(json action: UnsafeBufferPointer<UInt8>) throws(StoreError)
   /// The current state, encoded; cached per version, so an unchanged state is not re-encoded.
   func stateJSON() throws(StoreError) -> [UInt8]
+  /// RFC 6902 JSON Patch (a JSON array) from the state JSON of version `since` to the current
+  /// one; `[]` when nothing changed. `.versionGone` when `since` is no longer kept (see
+  /// ``VersionHistory``) or is newer than the current version.
+  func patch(since: UInt64) throws(StoreError) -> [UInt8]
+  /// The part of the state at JSON Pointer `pointer`, as JSON, when it can be found without
+  /// scanning the state's text (a parsed tree of the current version is at hand); nil when it
+  /// cannot, or when the pointer names nothing (the caller then looks it up in ``stateJSON()``,
+  /// which says why).
+  func value(at pointer: String) throws(StoreError) -> [UInt8]?
   /// Bumps when the state changes.
   var version: UInt64 { get }
 

@@ -14,6 +14,7 @@ func hosting<State: Codable & Equatable, Action: Decodable>(
 ) -> any HostStore {
   makeJSONStore(
     store,
+    encode: { [encode = coding.encodeState] (state) throws(JSONError) in try encode(state) },
     sendJSON: { [store, decodeAction = coding.decodeAction] (action) throws(StoreError) in
       guard !store.isClosed else { throw .closed }
       // NB: decode before entering the store: a bad action changes nothing and blocks no one.
@@ -71,12 +72,14 @@ struct EncodedState {
 @usableFromInline
 func makeJSONStore<State: Codable & Equatable, Action: Decodable>(
   _ store: Store<State, Action>,
+  encode: @escaping (State) throws(JSONError) -> [UInt8],
   sendJSON: @escaping (UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void,
   readVersion: @escaping () -> UInt64,
   encodeState: @escaping () throws(StoreError) -> EncodedState
 ) -> any HostStore {
   JSONStore(
-    store: store, sendJSON: sendJSON, readVersion: readVersion, encodeState: encodeState)
+    store: store, encode: encode, sendJSON: sendJSON, readVersion: readVersion,
+    encodeState: encodeState)
 }
 
 /// A ``Store`` whose state and actions are Codable, driven with JSON: the ``HostStore`` of every
@@ -85,6 +88,7 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
 {
   // NB: `@unchecked Sendable`: the store serializes itself; the cache is behind its own lock.
   private let store: Store<State, Action>
+  private let encode: (State) throws(JSONError) -> [UInt8]
   private let sendJSON: (UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void
   private let readVersion: () -> UInt64
   private let encodeState: () throws(StoreError) -> EncodedState
@@ -92,14 +96,24 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   // reported the cache's reads and writes from different threads as races (`make sanitize`).
   private let cacheLock = PlainLock()
   private var cache: EncodedState?
+  /// Parsed state JSON of the last two versions patched from or to, for ``patch(since:)``
+  /// (newest last).
+  ///
+  /// NB: two: a host that patches after each change finds the old tree here; more would hold
+  /// a parsed copy of a large state per version (tens of MB at 100,000 todos).
+  private var trees: [(version: UInt64, tree: JSONValue)] = []
+  /// How many `value(at:)` calls asked for this version's state (see there).
+  private var lookups: (version: UInt64, count: Int) = (0, 0)
 
   init(
     store: Store<State, Action>,
+    encode: @escaping (State) throws(JSONError) -> [UInt8],
     sendJSON: @escaping (UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void,
     readVersion: @escaping () -> UInt64,
     encodeState: @escaping () throws(StoreError) -> EncodedState
   ) {
     self.store = store
+    self.encode = encode
     self.sendJSON = sendJSON
     self.readVersion = readVersion
     self.encodeState = encodeState
@@ -122,6 +136,73 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   }
 
   var version: UInt64 { readVersion() }
+
+  func patch(since: UInt64) throws(StoreError) -> [UInt8] {
+    guard !store.isClosed else { throw .closed }
+    let (old, state, version) = store.states(since: since)
+    if since == version { return Array("[]".utf8) }
+    guard since < version, let old else {
+      throw .versionGone(since, oldest: store.oldestKeptVersion, current: version)
+    }
+    let oldTree = try tree(of: old, at: since)
+    let newTree = try tree(of: state, at: version)
+    return JSONWriter.write(.array(JSONPatch.diff(from: oldTree, to: newTree)))
+  }
+
+  func value(at pointer: String) throws(StoreError) -> [UInt8]? {
+    guard !store.isClosed else { throw .closed }
+    let version = readVersion()
+    var tree = cacheLock.withLock { trees.last { $0.version == version }?.tree }
+    if tree == nil {
+      // NB: a tree costs a parse of the whole state: made at the second lookup of a version, so
+      // a host that gets one value per change pays only the text scan, and one that reads many
+      // values of an unchanged state pays the parse once and then each lookup by its depth.
+      let again = cacheLock.withLock { () -> Bool in
+        if lookups.version == version {
+          lookups.count += 1
+        } else {
+          lookups = (version, 1)
+        }
+        return lookups.count >= 2
+      }
+      guard again else { return nil }
+      let (state, current) = store.stateAndVersion
+      guard current == version else { return nil }
+      tree = try self.tree(of: state, at: version)
+    }
+    guard let tree, let found = JSONPointer.value(at: pointer, in: tree) else { return nil }
+    return JSONWriter.write(found)
+  }
+
+  /// The parsed state JSON of `version`, from the cache or encoded from `state` (and kept).
+  private func tree(of state: State, at version: UInt64) throws(StoreError) -> JSONValue {
+    if let cached = cacheLock.withLock({ trees.last { $0.version == version } }) {
+      return cached.tree
+    }
+    let tree: JSONValue
+    do throws(JSONError) {
+      let json: [UInt8]
+      if let cached = cacheLock.withLock({ cache }), cached.version == version {
+        json = cached.json
+      } else {
+        json = try encode(state)
+        cacheLock.withLock {
+          if (cache?.version ?? 0) <= version { cache = EncodedState(version: version, json: json) }
+        }
+      }
+      tree = try JSONParser.parse(json)
+    } catch {
+      throw .json(error)
+    }
+    cacheLock.withLock {
+      if !trees.contains(where: { $0.version == version }) {
+        trees.append((version, tree))
+        trees.sort { $0.version < $1.version }
+        if trees.count > 2 { trees.removeFirst() }
+      }
+    }
+    return tree
+  }
 
   func subscribe(_ callback: @escaping @Sendable (UInt64) -> Void) throws(StoreError) -> UInt64 {
     guard !store.isClosed else { throw .closed }

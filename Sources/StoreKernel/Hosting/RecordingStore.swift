@@ -321,6 +321,20 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
 
   var version: UInt64 { inner.version &+ versionOffset.load(ordering: .acquiring) }
 
+  /// NB: the versions a host sees are the journal's (``versionOffset`` apart from the kernel's,
+  /// which a replay may bump more often): `since` is translated there, and back in the error.
+  func patch(since: UInt64) throws(StoreError) -> [UInt8] {
+    let offset = versionOffset.load(ordering: .acquiring)
+    do throws(StoreError) {
+      return try inner.patch(since: since &- offset)
+    } catch {
+      guard case let .versionGone(_, oldest, current) = error else { throw error }
+      throw .versionGone(since, oldest: oldest &+ offset, current: current &+ offset)
+    }
+  }
+
+  func value(at pointer: String) throws(StoreError) -> [UInt8]? { try inner.value(at: pointer) }
+
   func subscribe(_ callback: @escaping @Sendable (UInt64) -> Void) throws(StoreError) -> UInt64 {
     try inner.subscribe { [weak self] version in
       guard let self else { return callback(version) }

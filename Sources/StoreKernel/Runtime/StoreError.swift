@@ -23,6 +23,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A host callback unwound out of the store (a C++ exception, a Lua error, a longjmp): the
   /// store refuses every later call.
   case unwound
+  /// A patch was asked for since a version the store no longer keeps (or never had): `oldest`
+  /// is the oldest kept, `current` the current one.
+  case versionGone(UInt64, oldest: UInt64, current: UInt64)
 
   public var description: String {
     switch self {
@@ -41,6 +44,12 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unwound:
       return "a callback unwound through libtca (a C++ exception, a Lua error or a longjmp left "
         + "a callback of this store): the store refuses every call; free it"
+    case let .versionGone(version, oldest, current):
+      if version > current {
+        return "version \(version) is newer than the current version \(current)"
+      }
+      return "version \(version) is no longer kept (the store keeps versions \(oldest) to "
+        + "\(current)); read the whole state instead"
     }
   }
 }

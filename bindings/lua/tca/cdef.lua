@@ -57,11 +57,14 @@ void tca_store_free(tca_store *store);
 tca_status tca_store_send(tca_store *store, const char *action_json);
 tca_status tca_store_send_n(tca_store *store, const char *action_json, size_t length);
 tca_status tca_store_state(tca_store *store, char **out_json, size_t *out_length);
+tca_status tca_store_state_borrow(tca_store *store, const char **out_json, size_t *out_length);
 tca_status tca_store_get(tca_store *store, const char *json_pointer, char **out_json,
                          size_t *out_length);
 tca_status tca_store_get_n(tca_store *store, const char *json_pointer, size_t pointer_length,
                            char **out_json, size_t *out_length);
 uint64_t tca_store_version(const tca_store *store);
+tca_status tca_store_patch(tca_store *store, uint64_t since_version, char **out_json,
+                           size_t *out_length);
 typedef void (*tca_state_fn)(void *userdata, tca_store *store, uint64_t state_version);
 typedef void (*tca_state_json_fn)(void *userdata, tca_store *store, uint64_t state_version,
                                   const char *state_json, size_t length);

@@ -41,7 +41,9 @@ from .errors import (
     UnencodableError,
     UnknownFeatureError,
     UnknownRequestError,
+    VersionGoneError,
 )
+from .patch import apply_patch
 from .store import Action, Request, Store, Subscription
 
 __version__ = "0.1.0"
@@ -73,6 +75,8 @@ __all__ = [
     "SystemCallError",
     "NoMemoryError",
     "CallbackUnwoundError",
+    "VersionGoneError",
+    "apply_patch",
 ]
 
 

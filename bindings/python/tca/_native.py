@@ -281,6 +281,7 @@ store_send = _undeclared("tca_store_send")
 _declare("tca_store_state", ctypes.c_int32, _store, _string_p, _size_p)
 _declare("tca_store_get", ctypes.c_int32, _store, ctypes.c_char_p, _string_p, _size_p)
 _declare("tca_store_version", ctypes.c_uint64, _store)
+_declare("tca_store_patch", ctypes.c_int32, _store, ctypes.c_uint64, _string_p, _size_p)
 
 _declare(
     "tca_store_subscribe",

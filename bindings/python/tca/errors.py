@@ -17,7 +17,8 @@
     ├── NotFoundError             (also a LookupError) nothing at that JSON Pointer
     ├── SystemCallError           (also an OSError) the operating system refused
     ├── NoMemoryError             (also a MemoryError)
-    └── CallbackUnwoundError      a foreign callback unwound through the store: it refuses calls
+    ├── CallbackUnwoundError      a foreign callback unwound through the store: it refuses calls
+    └── VersionGoneError          patch() since a version the store no longer keeps
 """
 
 from __future__ import annotations
@@ -146,6 +147,13 @@ class CallbackUnwoundError(TCAError):
     status = _native.ERR_CALLBACK_UNWOUND
 
 
+class VersionGoneError(TCAError):
+    """`patch(since_version)` of a version the store no longer keeps (it keeps its last 16), or
+    newer than the current one: read the whole `state` instead."""
+
+    status = _native.ERR_VERSION_GONE
+
+
 _BY_STATUS: dict[int, type[TCAError]] = {
     cls.status: cls
     for cls in (
@@ -164,6 +172,7 @@ _BY_STATUS: dict[int, type[TCAError]] = {
         SystemCallError,
         NoMemoryError,
         CallbackUnwoundError,
+        VersionGoneError,
     )
 }
 

@@ -25,6 +25,7 @@ from .clock import Clock
 from .effects import Effects, Handler
 from .errors import error_for
 from .journal import Journal
+from .patch import Patches
 from .request import Request
 from .subscriptions import Subscription, Subscriptions
 
@@ -40,7 +41,7 @@ State = Union[Mapping[str, Any], str, bytes]
 _lib = _native.lib
 
 
-class Store(Effects, Subscriptions, Clock, Journal):
+class Store(Effects, Subscriptions, Clock, Journal, Patches):
     """A store of one of the library's features.
 
     >>> with Store("counter") as store:
@@ -237,15 +238,25 @@ class Store(Effects, Subscriptions, Clock, Journal):
 
     @property
     def state(self) -> Any:
-        """The current state, decoded from JSON; cached per state version. It is shared: don't
-        change it (take a `snapshot()` for a copy of your own)."""
+        """The current state, decoded from JSON; cached per state version, and brought up to
+        date by applying the patch since the cached version (`patch`), so reading it after a
+        change costs what changed. It is shared: don't change it (take a `snapshot()` for a copy
+        of your own); a value read earlier is never changed by a later read."""
         if _native.has("tca_store_version"):
             version = self.version
             if version == self._state_version:
                 return self._state
-            self._state = loads(self.state_json())
-            self._state_version = version
-            return self._state
+            state = None
+            if self._state_version >= 0 and _native.has("tca_store_patch"):
+                state = self._patched_state(self._state, self._state_version)
+            if state is None:
+                state = loads(self.state_json())
+            # NB: the patch (or the JSON) is of the version current when it was made, which
+            # `version` names only if nothing changed meanwhile (another thread's send): else the
+            # value is returned but not labelled, so no later patch is applied to the wrong base.
+            self._state = state
+            self._state_version = version if self.version == version else -1
+            return state
         return loads(self.state_json())
 
     def state_json(self) -> bytes:

@@ -15,11 +15,16 @@ class Subscription:
     """What `Store.subscribe` returns: call it, or its `unsubscribe()`, or leave its `with` block,
     to stop the calls."""
 
-    __slots__ = ("_store", "_fn", "__weakref__")
+    __slots__ = ("_store", "_fn", "_patches", "_version", "__weakref__")
 
-    def __init__(self, store: Subscriptions, fn: Callable[[int], Any]) -> None:
+    def __init__(
+        self, store: Subscriptions, fn: Callable[..., Any], patches: bool = False, version: int = 0
+    ) -> None:
         self._store: Optional[Subscriptions] = store
         self._fn = fn
+        # With patches: the version the subscriber's last patch brought it to.
+        self._patches = patches
+        self._version = version
 
     @property
     def active(self) -> bool:
@@ -43,11 +48,16 @@ class Subscription:
 class Subscriptions(StoreCore):
     """The subscription methods of `Store`."""
 
-    def subscribe(self, fn: Callable[[int], Any]) -> Subscription:
+    def subscribe(self, fn: Callable[..., Any], *, patches: bool = False) -> Subscription:
         """Calls `fn(version)` at the end of each call into the store that changed its state
         (once per call, on that call's thread). Returns a `Subscription`: call it (or its
-        `unsubscribe()`, or use it in a `with` block) to stop."""
-        subscription = Subscription(self, fn)
+        `unsubscribe()`, or use it in a `with` block) to stop.
+
+        With `patches=True`, calls `fn(version, patch)`: `patch` (a JSON Patch list, see
+        `Store.patch`) turns the state of the version the subscriber last heard of (at first,
+        the version when it subscribed) into the state of `version`."""
+        version = _native.lib.tca_store_version(self._h) if patches and self._h else 0
+        subscription = Subscription(self, fn, patches, version)
         if self._subscription_token is None:
             token = ctypes.c_uint64()
             self._check(
@@ -71,6 +81,15 @@ class Subscriptions(StoreCore):
         for subscription in list(self._subscribers):
             if subscription.active:
                 try:
-                    subscription._fn(version)
+                    if subscription._patches:
+                        from .patch import Patches
+
+                        assert isinstance(self, Patches)
+                        now, patch = self._patch_for(subscription._version)
+                        subscription._version = now
+                        subscription._fn(now, patch)
+                    else:
+                        subscription._fn(version)
                 except BaseException as error:  # noqa: BLE001 - nothing may unwind into C
                     self._raise_later(error)
+
