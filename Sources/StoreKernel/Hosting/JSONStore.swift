@@ -49,9 +49,7 @@ struct FeatureCoding<State: Encodable, Action: Decodable>: @unchecked Sendable {
 
   @inlinable
   init() {
-    let decode = JSONDecoder().decoding(Action.self)
-    let last = LastAction<Action>()
-    decodeAction = { (json) throws(JSONError) in try last.decode(json, by: decode) }
+    decodeAction = JSONDecoder().decoding(Action.self)
     encodeState = JSONEncoder().encoding(State.self)
   }
 }

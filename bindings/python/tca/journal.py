@@ -17,6 +17,7 @@ import json
 from typing import Any, Dict, Optional, Type, TypeVar, Union
 
 from . import _native
+from ._core import StoreCore
 from ._validate import uint64
 
 __all__ = ["Journal", "header"]
@@ -50,13 +51,8 @@ def header(journal: Union[str, bytes]) -> Dict[str, Any]:
     return line
 
 
-class Journal:
+class Journal(StoreCore):
     """The journal half of `tca.Store`."""
-
-    _h: Any
-
-    def _check(self, status: int) -> None:  # pragma: no cover - StoreCore's
-        raise NotImplementedError
 
     def journal(self) -> str:
         """The store's journal, as JSON Lines (a store made with `record=True`, or replayed)."""

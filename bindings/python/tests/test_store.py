@@ -284,8 +284,8 @@ def test_action_cache_is_bounded():
 
 
 def test_repeated_and_alternating_actions_from_threads():
-    # NB: the library keeps the last small action decoded (LastAction): repeats, alternations,
-    # a failed decode in between and sends from several threads at once all count right.
+    # Repeats, alternations, a failed decode in between and sends from several threads at once
+    # all count right.
     with tca.Store("counter") as store, tca.Store("counter") as other:
         for _ in range(3):
             store.send("incrementButtonTapped")
