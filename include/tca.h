@@ -123,7 +123,8 @@ typedef enum tca_status_code {
   TCA_ERR_UNKNOWN_REQUEST = 7,   /* no request with this id was made by this store */
   TCA_ERR_REQUEST_FINISHED = 8,  /* the request has finished: answered, failed, completed,
                                     cancelled, or fire-and-forget; it takes no answer */
-  TCA_ERR_ALREADY_ANSWERED = 9,  /* the one-shot request already has its answer */
+  TCA_ERR_ALREADY_ANSWERED = 9,  /* the one-shot request already has an answer waiting to be
+                                    applied (once applied: TCA_ERR_REQUEST_FINISHED) */
   TCA_ERR_NOT_A_STREAM = 10,     /* tca_store_complete on a request that is not a stream */
   TCA_ERR_REAL_CLOCK = 11,       /* tca_store_advance on a store whose clock is real */
   TCA_ERR_NOT_FOUND = 12,        /* nothing at that JSON Pointer; no such subscription */
@@ -582,7 +583,9 @@ tca_status tca_store_take_requests(tca_store *store, char **out_json, size_t *ou
  *
  * Returns TCA_OK; TCA_ERR_INVALID_HANDLE (also after tca_store_free); TCA_ERR_INVALID_ARGUMENT
  * (response_json NULL); TCA_ERR_UNKNOWN_REQUEST; TCA_ERR_REQUEST_FINISHED;
- * TCA_ERR_ALREADY_ANSWERED (a one-shot request answered twice); TCA_ERR_JSON_SYNTAX /
+ * TCA_ERR_ALREADY_ANSWERED (a one-shot request answered again while its first answer waits to be
+ * applied; once that answer is applied, the request has finished: TCA_ERR_REQUEST_FINISHED);
+ * TCA_ERR_JSON_SYNTAX /
  * TCA_ERR_JSON_SHAPE (the answer does not decode: the request still waits for a good one).
  */
 tca_status tca_store_respond(tca_store *store, uint64_t request_id, const char *response_json);
