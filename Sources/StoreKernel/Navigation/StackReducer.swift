@@ -79,14 +79,8 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     case .element?, nil:
       break
     }
-    let idsAfter = state[keyPath: toStackState].ids
-    if idsBefore != idsAfter {
-      let remaining = Set(idsAfter)
-      for id in idsBefore where !remaining.contains(id) {
-        effect = effect.merge(with: .cancel(id: navigationID(for: id).cancelID))
-      }
-    }
-    return effect
+    return effect.dismissing(
+      idsBefore, keeping: state[keyPath: toStackState].ids, by: navigationID(for:))
   }
 
   @inlinable

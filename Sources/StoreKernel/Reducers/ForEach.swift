@@ -76,19 +76,10 @@ where Element.State: Identifiable, Element.State.ID == ID {
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
     let elementEffects = reduceElement(into: &state, action: action)
-    // NB: ids are compared by buffer identity first (Array's ==), so an action that does not
-    // touch the array's ids costs O(1) here however long it is.
     let idsBefore = state[keyPath: toElementsState].ids
     let parentEffects = parent.reduce(into: &state, action: action)
-    let idsAfter = state[keyPath: toElementsState].ids
-    var effect = elementEffects.merge(with: parentEffects)
-    if idsBefore != idsAfter {
-      let remaining = Set(idsAfter)
-      for id in idsBefore where !remaining.contains(id) {
-        effect = effect.merge(with: .cancel(id: navigationID(for: id).cancelID))
-      }
-    }
-    return effect
+    return elementEffects.merge(with: parentEffects).dismissing(
+      idsBefore, keeping: state[keyPath: toElementsState].ids, by: navigationID(for:))
   }
 
   @inlinable

@@ -24,6 +24,24 @@ extension Effect {
     guard let before, before != after else { return .none }
     return .cancel(id: before.cancelID)
   }
+
+  /// Merges into this effect the cancellation of the effects of each child in `before` that is
+  /// gone `after` (a `forEach` element removed, a stack element popped).
+  ///
+  /// NB: ids are compared by buffer identity first (Array's ==), so an action that does not touch
+  /// the ids costs O(1) here however many there are.
+  @inlinable
+  func dismissing<ID: Hashable>(
+    _ before: [ID], keeping after: [ID], by navigationID: (ID) -> NavigationID
+  ) -> Effect {
+    guard before != after else { return self }
+    let remaining = Set(after)
+    var effect = self
+    for id in before where !remaining.contains(id) {
+      effect = effect.merge(with: .cancel(id: navigationID(id).cancelID))
+    }
+    return effect
+  }
 }
 
 /// The id of `value` if it is `Identifiable`.
