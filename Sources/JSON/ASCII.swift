@@ -72,12 +72,24 @@ enum ASCII {
 
   /// Whether any of 8 bytes is a quote or a backslash.
   @inline(__always)
-  static func hasQuoteOrBackslash(_ word: UInt64) -> Bool {
+  static func hasQuoteOrBackslash(_ word: UInt64) -> Bool { quoteOrBackslash(word) != 0 }
+
+  /// The high bits of the bytes of a little-endian word that are a quote or a backslash (the
+  /// lowest mark is always a real one, as in ``specialBytes(_:)``).
+  @inline(__always)
+  static func quoteOrBackslash(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let backslashes = word ^ (ones &* UInt64(backslash))
+    let backslashHit = (backslashes &- ones) & ~backslashes
+    return quotes(word) | backslashHit & 0x8080_8080_8080_8080
+  }
+
+  /// The high bits of the bytes of a little-endian word that are a quote (the lowest mark is
+  /// always a real one).
+  @inline(__always)
+  static func quotes(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let quotes = word ^ (ones &* UInt64(quote))
-    let backslashes = word ^ (ones &* UInt64(backslash))
-    let quoteHit = (quotes &- ones) & ~quotes
-    let backslashHit = (backslashes &- ones) & ~backslashes
-    return (quoteHit | backslashHit) & 0x8080_8080_8080_8080 != 0
+    return (quotes &- ones) & ~quotes & 0x8080_8080_8080_8080
   }
 }

@@ -1,32 +1,33 @@
 /// Sequential access to a JSON array on the tape.
 ///
-/// NB: three words, so `any UnkeyedDecodingContainer` holds it without a box.
+/// NB: three words, so `any UnkeyedDecodingContainer` holds it without a box. The tape does not
+/// keep an array's length: `count` counts it when asked (`isAtEnd` needs only its end).
 struct ArrayContainer: UnkeyedDecodingContainer {
   let document: UnsafePointer<Document>
   private let array: UInt32
   private var element: UInt32
   private var position: UInt32
-  private let elementCount: UInt32
+  private let end: UInt32
 
   init(_ document: UnsafePointer<Document>, array: Int) {
     self.document = document
     self.array = UInt32(truncatingIfNeeded: array)
     self.element = UInt32(truncatingIfNeeded: array + 1)
     self.position = 0
-    self.elementCount = document.pointee[array].count
+    self.end = UInt32(truncatingIfNeeded: document.pointee.next(after: array))
   }
 
   var codingPath: [any CodingKey] { document.pointee.codingPath(to: Int(array)) }
-  var count: Int? { Int(elementCount) }
-  var isAtEnd: Bool { position >= elementCount }
+  var count: Int? { document.pointee.count(at: Int(array)) }
+  var isAtEnd: Bool { element >= end }
   var currentIndex: Int { Int(position) }
 
   @inline(__always)
   private mutating func next() throws -> TapeDecoder {
-    guard position < elementCount else {
+    guard element < end else {
       throw JSONError(
         .shape, path: document.pointee.pointer(to: Int(array)),
-        "expected more than \(elementCount) elements")
+        "expected more than \(position) elements")
     }
     let decoder = TapeDecoder(document, at: Int(element))
     element = UInt32(truncatingIfNeeded: document.pointee.next(after: Int(element)))
@@ -35,7 +36,7 @@ struct ArrayContainer: UnkeyedDecodingContainer {
   }
 
   mutating func decodeNil() throws -> Bool {
-    guard position < elementCount, document.pointee[Int(element)].kind == .null else {
+    guard element < end, document.pointee.kind(at: Int(element)) == .null else {
       return false
     }
     _ = try next()

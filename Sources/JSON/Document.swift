@@ -9,75 +9,194 @@
 /// `init(from:)` returns breaks Codable's contract, and would read freed memory.
 struct Document {
   let bytes: UnsafeBufferPointer<UInt8>
-  let tokens: UnsafeMutablePointer<Token>
+  let tokens: UnsafeMutablePointer<UInt32>
   let count: Int
   let userInfo: [CodingUserInfoKey: Any]
+  /// Where ``member(named:in:)`` starts its next search in an object, for a few objects at a
+  /// time: `(object + 1) << 32 | key index` in the slot `object % hintSlots`, 0 when empty.
+  let hints: UnsafeMutablePointer<UInt64>
+
+  /// How many objects keep a search hint at once (objects being decoded inside one another).
+  static let hintSlots = 32
+
+  // MARK: - Values
 
   @inline(__always)
-  subscript(index: Int) -> Token { tokens[index] }
+  func kind(at index: Int) -> Token.Kind {
+    let word = tokens[index]
+    if word & Token.container != 0 { return word & Token.object != 0 ? .object : .array }
+    switch bytes[Int(word & Token.payload)] {
+    case ASCII.quote: return .string
+    case UInt8(ascii: "t"): return .true
+    case UInt8(ascii: "f"): return .false
+    case UInt8(ascii: "n"): return .null
+    default: return .number
+    }
+  }
+
+  @inline(__always)
+  func isContainer(at index: Int) -> Bool { tokens[index] & Token.container != 0 }
 
   /// The index of the token after the value at `index` and its contents.
   @inline(__always)
   func next(after index: Int) -> Int {
-    let token = tokens[index]
-    return token.isContainer ? Int(token.end) : index + 1
+    let word = tokens[index]
+    return word & Token.container != 0 ? Int(word & Token.payload) : index + 1
+  }
+
+  /// The number of elements of an array, or of members of an object, at `index`; 0 otherwise.
+  ///
+  /// NB: counted on the tape (one jump a child), not kept: a word has no room for it.
+  func count(at index: Int) -> Int {
+    guard isContainer(at: index) else { return 0 }
+    let end = next(after: index)
+    let step = kind(at: index) == .object ? 1 : 0
+    var child = index + 1
+    var count = 0
+    while child < end {
+      child = next(after: child + step)
+      count += 1
+    }
+    return count
+  }
+
+  /// Whether the object at `index` has exactly one member.
+  @inline(__always)
+  func hasOneMember(at index: Int) -> Bool {
+    !isEmptyContainer(at: index) && next(after: index + 2) == next(after: index)
+  }
+
+  /// Whether the container at `index` has no contents.
+  @inline(__always)
+  func isEmptyContainer(at index: Int) -> Bool { next(after: index) == index + 1 }
+
+  /// `Token.escaped` for a string with escapes; `Token.integer` and `Token.negative` for a
+  /// number; 0 otherwise.
+  @inline(__always)
+  func flags(at index: Int) -> UInt8 {
+    let word = tokens[index]
+    guard word & Token.container == 0 else { return 0 }
+    let first = bytes[Int(word & Token.payload)]
+    let flagged = word & Token.flag != 0
+    if first == ASCII.quote { return flagged ? Token.escaped : 0 }
+    guard first == ASCII.minus || ASCII.isDigit(first) else { return 0 }
+    return (flagged ? Token.integer : 0) | (first == ASCII.minus ? Token.negative : 0)
   }
 
   /// The text of a string (between its quotes) or of a number or literal.
   @inline(__always)
   func text(at index: Int) -> UnsafeBufferPointer<UInt8> {
-    let token = tokens[index]
-    return UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)])
+    let word = tokens[index]
+    let start = Int(word & Token.payload)
+    let end: Int
+    switch bytes[start] {
+    case ASCII.quote:
+      return UnsafeBufferPointer(
+        rebasing: bytes[(start + 1)..<stringEnd(from: start + 1, escaped: word & Token.flag != 0)])
+    case UInt8(ascii: "t"), UInt8(ascii: "n"): end = start + 4
+    case UInt8(ascii: "f"): end = start + 5
+    default: end = numberEnd(from: start)
+    }
+    return UnsafeBufferPointer(rebasing: bytes[start..<min(end, bytes.count)])
+  }
+
+  /// The offset of the closing quote of the string whose text starts at `start`.
+  @inline(__always)
+  private func stringEnd(from start: Int, escaped: Bool) -> Int {
+    var i = start
+    let end = bytes.count
+    if let raw = UnsafeRawPointer(bytes.baseAddress) {
+      while i + 8 <= end {
+        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        let hits = escaped ? ASCII.quoteOrBackslash(word) : ASCII.quotes(word)
+        if hits != 0 {
+          i += hits.trailingZeroBitCount >> 3
+          if bytes[i] == ASCII.quote { return i }
+          i += 2  // NB: a backslash and the byte it escapes (never a quote that ends).
+        } else {
+          i += 8
+        }
+      }
+    }
+    while i < end {
+      let byte = bytes[i]
+      if byte == ASCII.quote { return i }
+      i += byte == ASCII.backslash ? 2 : 1
+    }
+    return end
+  }
+
+  /// The offset past the number that starts at `start` (the scanner checked its grammar).
+  @inline(__always)
+  private func numberEnd(from start: Int) -> Int {
+    var i = start
+    while i < bytes.count {
+      let byte = bytes[i]
+      guard ASCII.isDigit(byte) || byte == ASCII.minus || byte == ASCII.plus
+        || byte == ASCII.dot || byte | 0x20 == UInt8(ascii: "e")
+      else { break }
+      i += 1
+    }
+    return i
   }
 
   func string(at index: Int) -> String {
-    makeString(text(at: index), escaped: tokens[index].flags & Token.escaped != 0)
+    makeString(text(at: index), escaped: tokens[index] & Token.flag != 0)
   }
 
   /// Whether the string at `index` is `name`.
   @inline(__always)
   func string(at index: Int, equals name: UnsafeBufferPointer<UInt8>) -> Bool {
-    if tokens[index].flags & Token.escaped == 0 { return bytesEqual(text(at: index), name) }
+    let word = tokens[index]
+    if word & Token.flag == 0 {
+      // NB: without escapes the text is the name followed by the closing quote; no need to
+      // find the string's end first.
+      let start = Int(word & Token.payload) + 1
+      let end = start + name.count
+      guard end < bytes.count, bytes[end] == ASCII.quote else { return false }
+      return bytesEqual(UnsafeBufferPointer(rebasing: bytes[start..<end]), name)
+    }
     return unescaped(text(at: index)).withUnsafeBufferPointer { bytesEqual($0, name) }
   }
 
   /// The value token of the member of `object` named `name`, or nil.
   ///
   /// NB: Codable asks for members mostly in the order they were written (a struct's properties,
-  /// a dictionary's `allKeys`), so the search starts after the last member found, kept in the
-  /// object token's `start`: a whole object is read in linear time.
+  /// a dictionary's `allKeys`), so the search starts after the last member found (``hints``):
+  /// a whole object is read in linear time.
   func member(named name: UnsafeBufferPointer<UInt8>, in object: Int) -> Int? {
     let first = object + 1
-    let end = Int(tokens[object].end)
-    var hint = Int(tokens[object].start)
-    if hint < first || hint >= end { hint = first }
-    var key = hint
-    while key < end {
+    let end = next(after: object)
+    let slot = object % Document.hintSlots
+    let hint = hints[slot]
+    var start = first
+    if hint >> 32 == UInt64(object + 1) {
+      start = Int(truncatingIfNeeded: hint & 0xFFFF_FFFF)
+      if start < first || start >= end { start = first }
+    }
+    var key = start
+    var wrapped = false
+    while true {
+      if key >= end {
+        guard !wrapped, start > first else { return nil }
+        wrapped = true
+        key = first
+      }
+      if wrapped && key >= start { return nil }
       let value = key + 1
       let following = next(after: value)
       if string(at: key, equals: name) {
-        tokens[object].start = UInt32(truncatingIfNeeded: following)
+        hints[slot] = UInt64(object + 1) << 32 | UInt64(truncatingIfNeeded: following)
         return value
       }
       key = following
     }
-    key = first
-    while key < hint {
-      let value = key + 1
-      let following = next(after: value)
-      if string(at: key, equals: name) {
-        tokens[object].start = UInt32(truncatingIfNeeded: following)
-        return value
-      }
-      key = following
-    }
-    return nil
   }
 
   /// A short description of the value at `index` for error messages: `12`, `"abc"`, `an object`.
   func brief(at index: Int) -> String {
     guard index >= 0 && index < count else { return "nothing" }
-    switch tokens[index].kind {
+    switch kind(at: index) {
     case .null: return "null"
     case .true: return "true"
     case .false: return "false"
@@ -92,7 +211,7 @@ struct Document {
   /// only: a 100 MB string costs its first few hundred bytes.
   func quotedPrefix(at index: Int) -> String {
     let text = text(at: index)
-    let escaped = tokens[index].flags & Token.escaped != 0
+    let escaped = tokens[index] & Token.flag != 0
     // NB: a scalar takes at most 12 bytes of text (an escaped surrogate pair), so this many
     // bytes hold more scalars than a message shows, and `quoted` adds its "…".
     let budget = (quotedScalars + 1) * 12
@@ -126,15 +245,16 @@ struct Document {
     var path: [any CodingKey] = []
     var current = 0
     while current < target && current < count {
-      let token = tokens[current]
-      guard token.isContainer, target < Int(token.end) else { break }
+      let end = next(after: current)
+      guard isContainer(at: current), target < end else { break }
+      let isObject = kind(at: current) == .object
       var child = current + 1
       var index = 0
-      while child < Int(token.end) {
-        let value = token.kind == .object ? child + 1 : child
+      while child < end {
+        let value = isObject ? child + 1 : child
         let following = next(after: value)
         if target < following {
-          if token.kind == .object {
+          if isObject {
             if target == child { return path }  // a member name: its object's path
             path.append(AnyCodingKey(string(at: child)))
           } else {
@@ -146,7 +266,7 @@ struct Document {
         child = following
         index += 1
       }
-      if child >= Int(token.end) { break }
+      if child >= end { break }
     }
     return path
   }
@@ -159,16 +279,17 @@ struct Document {
     var current = 0
     for key in path {
       guard current < count else { return nil }
-      let token = tokens[current]
-      switch token.kind {
+      switch kind(at: current) {
       case .object:
         var name = key.stringValue
         guard let value = name.withUTF8({ member(named: $0, in: current) }) else { return nil }
         current = value
       case .array:
-        guard let wanted = key.intValue, wanted >= 0, wanted < Int(token.count) else { return nil }
+        guard let wanted = key.intValue, wanted >= 0 else { return nil }
+        let end = next(after: current)
         var element = current + 1
-        for _ in 0..<wanted { element = next(after: element) }
+        for _ in 0..<wanted where element < end { element = next(after: element) }
+        guard element < end else { return nil }
         current = element
       default:
         return nil
@@ -179,12 +300,12 @@ struct Document {
 
   /// The member names of the object at `index`, for error messages: `"a", "b"`.
   func memberNames(at index: Int) -> String {
-    guard index >= 0 && index < count, tokens[index].kind == .object else {
+    guard index >= 0 && index < count, kind(at: index) == .object else {
       return brief(at: index)
     }
     var names: [String] = []
     var key = index + 1
-    while key < Int(tokens[index].end) {
+    while key < next(after: index) {
       // NB: a message names a few members, not all of a big object's.
       if names.count == 8 {
         names.append("…")
@@ -200,8 +321,7 @@ struct Document {
 
   /// The value at `index` as a ``JSONValue`` tree.
   func value(at index: Int) -> JSONValue {
-    let token = tokens[index]
-    switch token.kind {
+    switch kind(at: index) {
     case .null: return .null
     case .true: return .bool(true)
     case .false: return .bool(false)
@@ -209,18 +329,18 @@ struct Document {
     case .string: return .string(string(at: index))
     case .array:
       var elements: [JSONValue] = []
-      elements.reserveCapacity(Int(token.count))
+      let end = next(after: index)
       var element = index + 1
-      while element < Int(token.end) {
+      while element < end {
         elements.append(value(at: element))
         element = next(after: element)
       }
       return .array(elements)
     case .object:
       var members: [(key: String, value: JSONValue)] = []
-      members.reserveCapacity(Int(token.count))
+      let end = next(after: index)
       var key = index + 1
-      while key < Int(token.end) {
+      while key < end {
         members.append((string(at: key), value(at: key + 1)))
         key = next(after: key + 1)
       }

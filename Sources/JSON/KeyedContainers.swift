@@ -155,13 +155,13 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   var allKeys: [Key] {
     guard !isEmpty else { return [] }
     var keys: [Key] = []
-    keys.reserveCapacity(Int(document.pointee[object].count))
+    let end = document.pointee.next(after: object)
     var key = object + 1
-    while key < Int(document.pointee[object].end) {
+    while key < end {
       if let known = Key(stringValue: document.pointee.string(at: key)) { keys.append(known) }
       key = document.pointee.next(after: key + 1)
     }
-    if keys.isEmpty, document.pointee[object].count > 0, let payload = Key(stringValue: "_0"),
+    if keys.isEmpty, !document.pointee.isEmptyContainer(at: object), let payload = Key(stringValue: "_0"),
       Key(stringValue: "_1") == nil
     {
       keys.append(payload)
@@ -183,7 +183,7 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   /// `decodeIfPresent` an empty object has no payload.
   private func payloadShorthand(_ key: Key, allowEmpty: Bool) -> Int? {
     guard !isEmpty, key.stringValue == "_0", Key(stringValue: "_1") == nil else { return nil }
-    guard allowEmpty || document.pointee[object].count > 0 else { return nil }
+    guard allowEmpty || !document.pointee.isEmptyContainer(at: object) else { return nil }
     return object
   }
 
@@ -200,7 +200,7 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   @inline(__always)
   func presentDecoder(forKey key: Key) throws -> TapeDecoder? {
     guard let value = find(key) else { return missingPresentDecoder(forKey: key) }
-    return document.pointee[value].kind == .null ? nil : TapeDecoder(document, at: value)
+    return document.pointee.kind(at: value) == .null ? nil : TapeDecoder(document, at: value)
   }
 
   // NB: the misses are apart so that the hits never look up `Key?` (a hash-table search).

@@ -1,14 +1,13 @@
 /// A first look at a big document before it is scanned: when a type's `init(from:)` asks the
 /// root for a container it cannot be (an object of an array, an array of an object), the shape
 /// error comes early, without laying the whole tape: the text is only checked for a syntax
-/// error up to where the first tape (2 bytes a byte of text) would have to grow.
+/// error as far as a tape of half a byte a byte of text reaches.
 ///
 ///     // 100 MB `[0,0,…]` where an object is expected: at /: expected an object, found an array
 ///     try RootProbe.check(Counter.Action.self, buffer)
 ///
-/// NB: a tape costs 16 bytes a value, up to 8 times the text (`[0,0,0,…]`), and the scan takes
-/// its time: a host that sends a 100 MB array where an action goes should get its error fast and
-/// cheap. The probe knows only the root's first byte. It gives an error only when the one that
+/// NB: a full scan lays a tape of up to twice the text (`[0,0,0,…]`) and takes its time: a host
+/// that sends a 100 MB array where an action goes should get its error fast and cheap. The probe knows only the root's first byte. It gives an error only when the one that
 /// escapes `init(from:)` is its own mismatch, which the full decode would throw at the same
 /// point (the decoder has seen nothing else by then); anything else (a member asked for, a
 /// scalar, a type that catches the mismatch) leaves the decision to the full decode.

@@ -20,7 +20,7 @@ struct Scanner {
   private let bytes: UnsafeBufferPointer<UInt8>
   private let raw: UnsafeRawPointer?
   private let end: Int
-  private var tokens: UnsafeMutablePointer<Token>
+  private var tokens: UnsafeMutablePointer<UInt32>
   private var count = 0
   private var capacity: Int
   /// Whether `tokens` is ours to free (not the caller's stack).
@@ -28,13 +28,16 @@ struct Scanner {
   /// The innermost open container, or -1.
   ///
   /// NB: the stack of open containers is threaded through the tape itself: while a container
-  /// is open, its `end` holds the index of the one around it, plus one. No other memory.
+  /// is open, its word holds the index of the one around it, plus one. No other memory.
   private var open = -1
   private var depth = 0
   /// What to throw instead of growing the tape, when scanning only to check (``check(_:or:)``).
   private var overBudget: JSONError?
 
-  private init(_ bytes: UnsafeBufferPointer<UInt8>, tokens: UnsafeMutableBufferPointer<Token>?) {
+  private init(
+    _ bytes: UnsafeBufferPointer<UInt8>, tokens: UnsafeMutableBufferPointer<UInt32>?,
+    capacity: Int? = nil
+  ) {
     self.bytes = bytes
     self.raw = UnsafeRawPointer(bytes.baseAddress)
     self.end = bytes.count
@@ -43,9 +46,10 @@ struct Scanner {
       self.capacity = tokens.count
       self.ownsTokens = false
     } else {
-      // NB: a compact document has about one value per 8 bytes; the tape grows if it has more.
-      self.capacity = max(8, bytes.count / 8)
-      self.tokens = Scanner.allocateTape(capacity)
+      // NB: a value takes at least 2 bytes with its separator (`0,`), so this tape never grows,
+      // and only the pages the values reach are touched: at most twice the text.
+      self.capacity = capacity ?? bytes.count / 2 + 2
+      self.tokens = Scanner.allocateTape(self.capacity)
       self.ownsTokens = true
     }
   }
@@ -58,22 +62,26 @@ struct Scanner {
     _ bytes: UnsafeBufferPointer<UInt8>, userInfo: [CodingUserInfoKey: Any] = [:],
     _ body: (UnsafePointer<Document>) throws(JSONError) -> R
   ) throws(JSONError) -> R {
-    guard bytes.count < Int(UInt32.max) else {
-      throw JSONError(.syntax, offset: 0, "document larger than 4 GiB")
+    guard bytes.count < Token.maxDocument else {
+      throw JSONError(.syntax, offset: 0, "document of 1 GiB or more")
     }
     // NB: a document has at most one token per byte (each takes a byte of its own), so a small
     // one fits a tape on the stack and costs no allocation at all.
-    if bytes.count <= 256 {
-      return try withUnsafeTemporaryAllocation(of: Token.self, capacity: max(1, bytes.count)) {
-        (tokens) throws(JSONError) -> R in
-        try scan(Scanner(bytes, tokens: tokens), userInfo: userInfo, body)
+    return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Document.hintSlots) {
+      (hints) throws(JSONError) -> R in
+      guard let hints = hints.baseAddress else { throw JSONError(.syntax, offset: 0, "no memory") }
+      hints.initialize(repeating: 0, count: Document.hintSlots)
+      if bytes.count <= 256 {
+        return try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: max(1, bytes.count)) {
+          (tokens) throws(JSONError) -> R in
+          try scan(Scanner(bytes, tokens: tokens), hints: hints, userInfo: userInfo, body)
+        }
       }
+      return try scan(Scanner(bytes, tokens: nil), hints: hints, userInfo: userInfo, body)
     }
-    return try scan(Scanner(bytes, tokens: nil), userInfo: userInfo, body)
   }
 
-  /// Checks `bytes` with a tape no bigger than the one it starts with (2 bytes a byte of
-  /// text): the first syntax error (or repeated member name) found within that, else
+  /// Checks `bytes` with a tape of at most half a byte a byte of text: the first syntax error (or repeated member name) found within that, else
   /// `mismatch`.
   ///
   ///     Scanner.check(bigArray, or: mismatch)  // a syntax error first, else the mismatch
@@ -82,8 +90,8 @@ struct Scanner {
   /// the syntax error a full decode would give first (`[[[[…` nested too deep), but the scan
   /// stops where the tape would grow, so memory stays bounded and the error comes early.
   static func check(_ bytes: UnsafeBufferPointer<UInt8>, or mismatch: JSONError) -> JSONError {
-    guard bytes.count < Int(UInt32.max) else { return mismatch }
-    var scanner = Scanner(bytes, tokens: nil)
+    guard bytes.count < Token.maxDocument else { return mismatch }
+    var scanner = Scanner(bytes, tokens: nil, capacity: max(8, bytes.count / 8))
     defer { if scanner.ownsTokens { free(scanner.tokens) } }
     scanner.overBudget = mismatch
     do throws(JSONError) {
@@ -95,14 +103,16 @@ struct Scanner {
   }
 
   private static func scan<R>(
-    _ scanner: consuming Scanner, userInfo: [CodingUserInfoKey: Any],
+    _ scanner: consuming Scanner, hints: UnsafeMutablePointer<UInt64>,
+    userInfo: [CodingUserInfoKey: Any],
     _ body: (UnsafePointer<Document>) throws(JSONError) -> R
   ) throws(JSONError) -> R {
     var scanner = scanner
     defer { if scanner.ownsTokens { free(scanner.tokens) } }
     try scanner.run()
     let document = Document(
-      bytes: scanner.bytes, tokens: scanner.tokens, count: scanner.count, userInfo: userInfo)
+      bytes: scanner.bytes, tokens: scanner.tokens, count: scanner.count, userInfo: userInfo,
+      hints: hints)
     return try withUnsafePointer(to: document) { (pointer) throws(JSONError) -> R in
       try body(pointer)
     }
@@ -126,10 +136,7 @@ struct Scanner {
         }
         let index = count
         try append(
-          Token(
-            start: UInt32(truncatingIfNeeded: isObject ? index + 1 : i),
-            end: UInt32(truncatingIfNeeded: open + 1), count: 0,
-            kind: isObject ? .object : .array, flags: 0))
+          Token.container | (isObject ? Token.object : 0) | UInt32(truncatingIfNeeded: open + 1))
         open = index
         depth += 1
         i = skipWhitespace(from: i + 1)
@@ -162,8 +169,7 @@ struct Scanner {
           }
           return
         }
-        tokens[open].count &+= 1
-        let isObject = tokens[open].kind == .object
+        let isObject = tokens[open] & Token.object != 0
         i = skipWhitespace(from: i)
         guard i < end else {
           throw fail(isObject ? .endInObject : .endInArray, at: i)
@@ -187,10 +193,11 @@ struct Scanner {
   private mutating func close() throws(JSONError) {
     guard open >= 0 else { return }
     let container = open
-    open = Int(tokens[container].end) - 1
+    let word = tokens[container]
+    open = Int(word & Token.payload) - 1
     depth -= 1
-    tokens[container].end = UInt32(truncatingIfNeeded: count)
-    if tokens[container].kind == .object, tokens[container].count > 1 {
+    tokens[container] = word & ~Token.payload | UInt32(truncatingIfNeeded: count)
+    if word & Token.object != 0, count > container + 3 {
       if let duplicate = MemberNames(tokens: tokens, bytes: bytes).firstDuplicate(in: container) {
         throw duplicateError(duplicate, in: container)
       }
@@ -204,25 +211,31 @@ struct Scanner {
   ///
   /// NB: a repeated name is valid JSON (RFC 8259) that the wire format refuses (I-JSON does
   /// too), so it is a shape error, not a syntax one. The objects and arrays around it are still
-  /// open: their chain (see ``open``) gives the path; an array's `count` is the index of the
-  /// element being read.
+  /// open: their chain (see ``open``) gives the path; in an array, the elements before the open
+  /// one are closed, so counting them gives its index.
   @inline(never)
   private func duplicateError(_ key: Int, in object: Int) -> JSONError {
     var chain = [object]
     var ancestor = open
     while ancestor >= 0 {
       chain.append(ancestor)
-      ancestor = Int(tokens[ancestor].end) - 1
+      ancestor = Int(tokens[ancestor] & Token.payload) - 1
     }
     var path: [any CodingKey] = []
     var level = chain.count - 1
     while level > 0 {
       let parent = chain[level]
       let child = chain[level - 1]
-      if tokens[parent].kind == .object {
+      if tokens[parent] & Token.object != 0 {
         path.append(AnyCodingKey(keyString(child - 1)))
       } else {
-        path.append(AnyCodingKey(index: Int(tokens[parent].count)))
+        var index = 0
+        var element = parent + 1
+        while element < child {
+          element = MemberNames(tokens: tokens, bytes: bytes).nextToken(after: element)
+          index += 1
+        }
+        path.append(AnyCodingKey(index: index))
       }
       level -= 1
     }
@@ -232,9 +245,8 @@ struct Scanner {
 
   /// The name at key token `key`, unescaped.
   private func keyString(_ key: Int) -> String {
-    let token = tokens[key]
-    let text = UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)])
-    if token.flags & Token.escaped == 0 { return String(decoding: text, as: UTF8.self) }
+    let text = MemberNames(tokens: tokens, bytes: bytes).keyText(key)
+    if tokens[key] & Token.flag == 0 { return String(decoding: text, as: UTF8.self) }
     return String(decoding: unescaped(text), as: UTF8.self)
   }
 
@@ -285,10 +297,7 @@ struct Scanner {
         i = try scanUTF8(at: i)
       }
     }
-    try append(
-      Token(
-        start: UInt32(truncatingIfNeeded: start + 1), end: UInt32(truncatingIfNeeded: i),
-        count: 0, kind: .string, flags: flags))
+    try append(UInt32(truncatingIfNeeded: start) | (flags != 0 ? Token.flag : 0))
     return i
   }
 
@@ -365,11 +374,8 @@ struct Scanner {
   @inline(__always)
   private mutating func scanNumber(at start: Int) throws(JSONError) -> Int {
     var i = start
-    var flags = Token.integer
-    if bytes[i] == ASCII.minus {
-      flags |= Token.negative
-      i += 1
-    }
+    var flags = Token.flag
+    if bytes[i] == ASCII.minus { i += 1 }
     guard i < end, ASCII.isDigit(bytes[i]) else { throw fail(.invalidNumber, at: i) }
     if bytes[i] == ASCII.zero {
       i += 1
@@ -378,22 +384,19 @@ struct Scanner {
       while i < end, ASCII.isDigit(bytes[i]) { i += 1 }
     }
     if i < end, bytes[i] == ASCII.dot {
-      flags &= ~Token.integer
+      flags = 0
       i += 1
       guard i < end, ASCII.isDigit(bytes[i]) else { throw fail(.invalidFraction, at: i) }
       while i < end, ASCII.isDigit(bytes[i]) { i += 1 }
     }
     if i < end, bytes[i] | 0x20 == UInt8(ascii: "e") {
-      flags &= ~Token.integer
+      flags = 0
       i += 1
       if i < end, bytes[i] == ASCII.plus || bytes[i] == ASCII.minus { i += 1 }
       guard i < end, ASCII.isDigit(bytes[i]) else { throw fail(.invalidExponent, at: i) }
       while i < end, ASCII.isDigit(bytes[i]) { i += 1 }
     }
-    try append(
-      Token(
-        start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: i), count: 0,
-        kind: .number, flags: flags))
+    try append(UInt32(truncatingIfNeeded: start) | flags)
     return i
   }
 
@@ -408,10 +411,7 @@ struct Scanner {
       fromByteOffset: length - 4, as: UInt32.self)
     let found = raw.loadUnaligned(fromByteOffset: start + length - 4, as: UInt32.self)
     guard expected == found else { throw fail(.invalidLiteral, at: start) }
-    try append(
-      Token(
-        start: UInt32(truncatingIfNeeded: start),
-        end: UInt32(truncatingIfNeeded: start + length), count: 0, kind: kind, flags: 0))
+    try append(UInt32(truncatingIfNeeded: start))
     return start + length
   }
 
@@ -425,13 +425,14 @@ struct Scanner {
   }
 
   @inline(__always)
-  private mutating func append(_ token: Token) throws(JSONError) {
+  private mutating func append(_ token: UInt32) throws(JSONError) {
     if count == capacity { try grow() }
     (tokens + count).initialize(to: token)
     count += 1
   }
 
-  /// Doubles the tape.
+  /// Doubles the tape: only a checking scan's (``check(_:or:)``), which throws instead, or a
+  /// caller's tape on the stack.
   ///
   /// NB: with `realloc`: for a big tape the C library moves the pages rather than copying them,
   /// so growing never holds the old and the new tape at once (peak memory stays the tape's).
@@ -439,9 +440,9 @@ struct Scanner {
   private mutating func grow() throws(JSONError) {
     if let overBudget { throw overBudget }
     let larger = capacity * 2
-    let size = larger * MemoryLayout<Token>.stride
+    let size = larger * MemoryLayout<UInt32>.stride
     if ownsTokens, let moved = realloc(tokens, size) {
-      tokens = moved.bindMemory(to: Token.self, capacity: larger)
+      tokens = moved.bindMemory(to: UInt32.self, capacity: larger)
     } else {
       let fresh = Scanner.allocateTape(larger)
       fresh.moveInitialize(from: tokens, count: count)
@@ -453,13 +454,13 @@ struct Scanner {
   }
 
   /// A tape of `capacity` tokens from `malloc` (freed with `free`, grown with `realloc`).
-  private static func allocateTape(_ capacity: Int) -> UnsafeMutablePointer<Token> {
-    let size = capacity * MemoryLayout<Token>.stride
+  private static func allocateTape(_ capacity: Int) -> UnsafeMutablePointer<UInt32> {
+    let size = capacity * MemoryLayout<UInt32>.stride
     guard let raw = malloc(size) else {
       // NB: as Swift's own allocations do when memory runs out.
       fatalError("out of memory for a JSON tape of \(capacity) values")
     }
-    return raw.bindMemory(to: Token.self, capacity: capacity)
+    return raw.bindMemory(to: UInt32.self, capacity: capacity)
   }
 
   /// What can be wrong with the text.
@@ -509,13 +510,19 @@ struct Scanner {
 ///
 /// NB: apart from the scanner so that calling it copies two pointers, not the scanner.
 private struct MemberNames {
-  let tokens: UnsafeMutablePointer<Token>
+  let tokens: UnsafeMutablePointer<UInt32>
   let bytes: UnsafeBufferPointer<UInt8>
 
   /// The key token of the first member of the object at `object` (just closed) whose name an
   /// earlier member has, or nil if the names are unique.
   func firstDuplicate(in object: Int) -> Int? {
-    let members = Int(tokens[object].count)
+    let end = Int(tokens[object] & Token.payload)
+    var members = 0
+    var key = object + 1
+    while key < end {
+      key = nextToken(after: key + 1)
+      members += 1
+    }
     if members <= 16 {
       // NB: pairwise, walking the tape: a few length comparisons for a struct's members.
       var key = object + 1
@@ -534,7 +541,7 @@ private struct MemberNames {
     while size < members * 2 { size <<= 1 }
     var table = [Int](repeating: -1, count: size)
     let mask = size - 1
-    var key = object + 1
+    key = object + 1
     for _ in 0..<members {
       var slot = Int(truncatingIfNeeded: keyHash(key)) & mask
       while table[slot] >= 0 {
@@ -548,19 +555,24 @@ private struct MemberNames {
   }
 
   @inline(__always)
-  private func nextToken(after index: Int) -> Int {
-    let token = tokens[index]
-    return token.isContainer ? Int(token.end) : index + 1
+  func nextToken(after index: Int) -> Int {
+    let word = tokens[index]
+    return word & Token.container != 0 ? Int(word & Token.payload) : index + 1
   }
 
-  private func keyText(_ token: Int) -> UnsafeBufferPointer<UInt8> {
-    let key = tokens[token]
-    return UnsafeBufferPointer(rebasing: bytes[Int(key.start)..<Int(key.end)])
+  /// The text of the key (a string) at `token`, between its quotes.
+  func keyText(_ token: Int) -> UnsafeBufferPointer<UInt8> {
+    let start = Int(tokens[token] & Token.payload) + 1
+    var i = start
+    while i < bytes.count, bytes[i] != ASCII.quote {
+      i += bytes[i] == ASCII.backslash ? 2 : 1
+    }
+    return UnsafeBufferPointer(rebasing: bytes[start..<min(i, bytes.count)])
   }
 
   @inline(__always)
   private func sameKey(_ a: Int, _ b: Int) -> Bool {
-    let escaped = (tokens[a].flags | tokens[b].flags) & Token.escaped != 0
+    let escaped = (tokens[a] | tokens[b]) & Token.flag != 0
     if !escaped { return bytesEqual(keyText(a), keyText(b)) }
     return unescaped(keyText(a)) == unescaped(keyText(b))
   }
@@ -570,7 +582,7 @@ private struct MemberNames {
     func mix(_ bytes: some Sequence<UInt8>) {
       for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
     }
-    if tokens[token].flags & Token.escaped != 0 {
+    if tokens[token] & Token.flag != 0 {
       mix(unescaped(keyText(token)))
     } else {
       mix(keyText(token))

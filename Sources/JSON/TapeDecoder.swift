@@ -43,12 +43,12 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
   }
 
   @inline(__always)
-  private var kind: Token.Kind? { form == .value ? document.pointee[index].kind : nil }
+  private var kind: Token.Kind? { form == .value ? document.pointee.kind(at: index) : nil }
 
   // MARK: - Containers
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    if form == .value, document.pointee[index].kind == .object {
+    if form == .value, document.pointee.kind(at: index) == .object {
       return KeyedDecodingContainer(ObjectContainer<Key>(document, object: index))
     }
     return try otherContainer(keyedBy: type)
@@ -70,13 +70,13 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
       if Key(stringValue: "_0") != nil {
         return KeyedDecodingContainer(ScalarKeyedContainer<Key>(document, at: index, caseKey: nil))
       }
-      if document.pointee[index].kind == .string,
+      if document.pointee.kind(at: index) == .string,
         let caseKey = Key(stringValue: document.pointee.string(at: index))
       {
         return KeyedDecodingContainer(
           ScalarKeyedContainer<Key>(document, at: index, caseKey: caseKey))
       }
-      if document.pointee[index].kind == .string {
+      if document.pointee.kind(at: index) == .string {
         throw JSONError(
           .shape, path: document.pointee.pointer(to: index),
           "\(document.pointee.brief(at: index)) is not a known case (expected a case name or "
@@ -116,18 +116,18 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
 
   func decode(_ type: Double.Type) throws -> Double {
     guard kind == .number else { throw mismatch("a number") }
-    let token = document.pointee[index]
+    let flags = document.pointee.flags(at: index)
     guard
-      let value = NumberParsing.double(from: document.pointee.text(at: index), flags: token.flags)
+      let value = NumberParsing.double(from: document.pointee.text(at: index), flags: flags)
     else { throw mismatch("a number in Double's range") }
     return value
   }
 
   func decode(_ type: Float.Type) throws -> Float {
     guard kind == .number else { throw mismatch("a number") }
-    let token = document.pointee[index]
+    let flags = document.pointee.flags(at: index)
     guard
-      let value = NumberParsing.float(from: document.pointee.text(at: index), flags: token.flags)
+      let value = NumberParsing.float(from: document.pointee.text(at: index), flags: flags)
     else { throw mismatch("a number in Float's range") }
     return value
   }
@@ -135,13 +135,12 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
   @inline(__always)
   func decodeInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
     guard kind == .number else { throw mismatch("an integer") }
-    let token = document.pointee[index]
-    if let value = NumberParsing.integer(
-      type, from: document.pointee.text(at: index), flags: token.flags)
+    let text = document.pointee.text(at: index)
+    if let value = NumberParsing.integer(type, from: text, flags: document.pointee.flags(at: index))
     {
       return value
     }
-    let whole = NumberParsing.isWhole(document.pointee.text(at: index))
+    let whole = NumberParsing.isWhole(text)
     throw mismatch(whole ? "an integer in \(T.self)'s range" : "an integer")
   }
 

@@ -3,8 +3,8 @@
  *
  * Memory is measured with getrusage's ru_maxrss in a fresh process per case (this program run
  * again with "--measure CASE"), so each peak is that case's own: a 100 MB array where the counter
- * expects an action, a 100 MB number and a 100 MB string in a snapshot, and a valid 100 MB todos
- * snapshot. A case builds its input, warms
+ * expects an action, a 100 MB number and a 100 MB string in a snapshot, a valid 100 MB todos
+ * snapshot, and valid snapshots as dense as JSON gets (a value every 2 bytes, nested arrays). A case builds its input, warms
  * the library up, takes ru_maxrss, makes the one call, and takes ru_maxrss again: the growth must
  * be at most 4 times the input. Inputs are 100 MB; with TCA_TEST_QUICK=1 (the valgrind run) they
  * are 1 MB and the growth is printed but not checked: at that size the allocator's own slack is
@@ -95,6 +95,13 @@ static int measure(const char *name) {
     input = document("{\"count\":\"", "a", "\"}", size);  /* a 100 MB string for a number */
   } else if (strcmp(name, "todos") == 0) {
     input = todos_snapshot(size);  /* a valid snapshot, decoded whole */
+  } else if (strcmp(name, "dense") == 0) {
+    /* A valid snapshot whose unknown member is the densest JSON there is: a value every two
+     * bytes. */
+    input = document("{\"count\":1,\"x\":[0", ",0", "]}", size);
+  } else if (strcmp(name, "nested") == 0) {
+    /* The same with nested arrays: a container every byte and a half. */
+    input = document("{\"count\":1,\"x\":[", "[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]],", "0]}", size);
   } else {
     return 2;
   }
@@ -175,6 +182,10 @@ static void test_memory_is_bounded(const char *self) {
              "at /count: expected an integer, found \"aaaaaaaaaaaaaaaaaaaa…\"");
   /* A valid snapshot decoded whole: its tape and its state fit the bound too. */
   check_case(self, "todos", TCA_OK, "");
+  /* Valid snapshots as dense as JSON gets, in a member the counter ignores: the tape takes 4
+   * bytes a value, at most twice the text (it took 16, up to 8 times, before). */
+  check_case(self, "dense", TCA_OK, "");
+  check_case(self, "nested", TCA_OK, "");
 }
 
 /* ---- item 7: what messages carry from the input ------------------------------------------- */

@@ -19,7 +19,7 @@ public struct JSONValueReader {
   }
 
   @inline(__always)
-  private var token: Token { document.pointee[index] }
+  private var kind: Token.Kind { document.pointee.kind(at: index) }
 
   /// The value decoded with `init(from:)`, as ``JSONDecoder`` decodes a type that does not
   /// read itself directly.
@@ -39,10 +39,10 @@ public struct JSONValueReader {
   }
 
   /// Whether the value is `null`.
-  public var isNull: Bool { token.kind == .null }
+  public var isNull: Bool { kind == .null }
 
   public func bool() throws(JSONDeclined) -> Bool {
-    switch token.kind {
+    switch kind {
     case .true: return true
     case .false: return false
     default: throw JSONDeclined()
@@ -50,32 +50,31 @@ public struct JSONValueReader {
   }
 
   public func string() throws(JSONDeclined) -> String {
-    guard token.kind == .string else { throw JSONDeclined() }
+    guard kind == .string else { throw JSONDeclined() }
     return document.pointee.string(at: index)
   }
 
   /// A whole number in `T`'s range (`1e2` and `1.0` are whole, as for `init(from:)`).
   public func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(JSONDeclined) -> T {
-    let token = self.token
-    guard token.kind == .number,
+    guard kind == .number,
       let value = NumberParsing.integer(
-        type, from: document.pointee.text(at: index), flags: token.flags)
+        type, from: document.pointee.text(at: index), flags: document.pointee.flags(at: index))
     else { throw JSONDeclined() }
     return value
   }
 
   public func double() throws(JSONDeclined) -> Double {
-    let token = self.token
-    guard token.kind == .number,
-      let value = NumberParsing.double(from: document.pointee.text(at: index), flags: token.flags)
+    guard kind == .number,
+      let value = NumberParsing.double(
+        from: document.pointee.text(at: index), flags: document.pointee.flags(at: index))
     else { throw JSONDeclined() }
     return value
   }
 
   public func float() throws(JSONDeclined) -> Float {
-    let token = self.token
-    guard token.kind == .number,
-      let value = NumberParsing.float(from: document.pointee.text(at: index), flags: token.flags)
+    guard kind == .number,
+      let value = NumberParsing.float(
+        from: document.pointee.text(at: index), flags: document.pointee.flags(at: index))
     else { throw JSONDeclined() }
     return value
   }
@@ -84,24 +83,23 @@ public struct JSONValueReader {
 
   /// The value as an object, as a struct's `init(from:)` reads it.
   public func object() throws(JSONDeclined) -> JSONObjectReader {
-    guard token.kind == .object else { throw JSONDeclined() }
+    guard kind == .object else { throw JSONDeclined() }
     return JSONObjectReader(document: document, object: index)
   }
 
   /// The number of elements of the value, an array.
   public func arrayCount() throws(JSONDeclined) -> Int {
-    guard token.kind == .array else { throw JSONDeclined() }
-    return Int(token.count)
+    guard kind == .array else { throw JSONDeclined() }
+    return document.pointee.count(at: index)
   }
 
   /// Calls `body` with each element of the value, an array, in order.
   public func forEachElement(
     _ body: (JSONValueReader) throws(JSONDeclined) -> Void
   ) throws(JSONDeclined) {
-    let token = self.token
-    guard token.kind == .array else { throw JSONDeclined() }
+    guard kind == .array else { throw JSONDeclined() }
     var element = index + 1
-    let end = Int(token.end)
+    let end = document.pointee.next(after: index)
     while element < end {
       try body(JSONValueReader(document, at: element))
       element = document.pointee.next(after: element)
@@ -121,11 +119,10 @@ public struct JSONValueReader {
   /// NB: an object with more members (`init(from:)` skips the ones that are not case names)
   /// is declined, and so is a name that matches no case: `init(from:)` then decides.
   public func enumCase() throws(JSONDeclined) -> JSONCase {
-    let token = self.token
-    switch token.kind {
+    switch kind {
     case .string:
       return JSONCase(document: document, name: index, payload: nil)
-    case .object where token.count == 1:
+    case .object where document.pointee.hasOneMember(at: index):
       return JSONCase(document: document, name: index + 1, payload: index + 2)
     default:
       throw JSONDeclined()
@@ -154,7 +151,7 @@ public struct JSONObjectReader {
   /// The member `name` unless it is missing or `null` (`decodeIfPresent(_:forKey:)`).
   @inline(__always)
   private func present(_ name: StaticString) -> JSONValueReader? {
-    guard let value = find(name), document.pointee[value].kind != .null else { return nil }
+    guard let value = find(name), document.pointee.kind(at: value) != .null else { return nil }
     return JSONValueReader(document, at: value)
   }
 
@@ -231,7 +228,7 @@ public struct JSONCase {
   /// ignores its members, as `init(from:)` does).
   public func noPayload() throws(JSONDeclined) {
     guard let payload else { return }
-    guard document.pointee[payload].kind == .object else { throw JSONDeclined() }
+    guard document.pointee.kind(at: payload) == .object else { throw JSONDeclined() }
   }
 
   /// The single unlabeled payload of a case like `setCount(Int)`, as `decode(_:forKey: ._0)`
@@ -245,17 +242,21 @@ public struct JSONCase {
   /// `decodeIfPresent(_:forKey: ._0)` reads it: `{}` and `null` are nil.
   public func payloadIfPresent<T: JSONDecodable>(_ type: T.Type) throws(JSONDeclined) -> T? {
     guard let payload else { throw JSONDeclined() }
-    if document.pointee[payload].kind == .object && document.pointee[payload].count == 0 {
+    if document.pointee.kind(at: payload) == .object
+      && document.pointee.isEmptyContainer(at: payload)
+    {
       return nil
     }
     let value = try payloadValue()
-    if document.pointee[value].kind == .null { return nil }
+    if document.pointee.kind(at: value) == .null { return nil }
     return try T(json: JSONValueReader(document, at: value))
   }
 
   /// The labeled payload of a case like `toggle(id: Int)`: `{"toggle":{"id":3}}`.
   public func labeled() throws(JSONDeclined) -> JSONObjectReader {
-    guard let payload, document.pointee[payload].kind == .object else { throw JSONDeclined() }
+    guard let payload, document.pointee.kind(at: payload) == .object else {
+      throw JSONDeclined()
+    }
     return JSONObjectReader(document: document, object: payload)
   }
 
@@ -263,14 +264,15 @@ public struct JSONCase {
   /// or the object or value itself (the shorthand).
   private func payloadValue() throws(JSONDeclined) -> Int {
     guard let payload else { throw JSONDeclined() }
-    let token = document.pointee[payload]
-    guard token.kind == .object, token.count > 0 else { return payload }
+    guard document.pointee.kind(at: payload) == .object,
+      !document.pointee.isEmptyContainer(at: payload)
+    else { return payload }
     let wrapped: StaticString = "_0"
     let isWrapped = wrapped.withUTF8Buffer {
       document.pointee.string(at: payload + 1, equals: $0)
     }
     if isWrapped {
-      guard token.count == 1 else { throw JSONDeclined() }
+      guard document.pointee.hasOneMember(at: payload) else { throw JSONDeclined() }
       return payload + 2
     }
     // NB: `{"_0":…}` anywhere but first, or with other members: `init(from:)` decides.
