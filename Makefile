@@ -129,13 +129,26 @@ test-cdef: $(LIB)
 	  luajit Tests/lua/test_cdef.lua $(BUILD)/tests/tca.cdef.h $(LIBDIR)/libtca.so.$(SOMAJOR); \
 	else [ $$? = 1 ]; fi
 
+PY_SPEEDUPS := bindings/python/tca/_speedups.abi3.so
 $(VENV)/.installed: bindings/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 	$(VENV)/bin/pip install --quiet -e 'bindings/python[test]'
 	touch $@
 
-venv: $(VENV)/.installed
+venv: $(VENV)/.installed $(PY_SPEEDUPS)
+
+# Store.send's optional compiled path (bindings/python/tca/_fastsend.py): a C extension against
+# Python's limited API, built in place for the venv's editable install (and by setup.py into the
+# wheel). Python's headers come with python3-dev on Debian.
+$(PY_SPEEDUPS): bindings/python/tca/_speedups.c $(VENV)/.installed
+	@include=$$($(VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
+	if [ ! -f "$$include/Python.h" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "== installing python3-dev (Python.h, for tca._speedups)"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get update -qq </dev/null && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-dev </dev/null >/dev/null; \
+	fi; \
+	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -shared -fPIC -I"$$include" $< -o $@
 
 # The GUI and terminal tests need an X server (Xvfb, with xwd for screenshots), tmux and Tk.
 # Installed from Debian's packages where missing: non-interactive, skipped when all are present,
@@ -160,7 +173,7 @@ python-test-deps:
 
 # TCA_REQUIRE_XVFB: the Tk and curses tests fail (rather than skip) without their tools.
 # NB: wheel: tests/test_wheel.py installs build/wheel's wheel into a fresh venv.
-test-python: lib $(VENV)/.installed python-test-deps wheel
+test-python: lib $(VENV)/.installed $(PY_SPEEDUPS) python-test-deps wheel
 	@echo "== Python tests"
 	TCA_LIBRARY=$(CURDIR)/$(LIB) TCA_REQUIRE_XVFB=$$(command -v Xvfb >/dev/null && echo 1) \
 	  $(VENV)/bin/python -m pytest -q bindings/python/tests
@@ -170,7 +183,7 @@ test-python: lib $(VENV)/.installed python-test-deps wheel
 # that the build leaves nothing in the tree.
 WHEEL_DIR := $(BUILD)/wheel
 .PHONY: wheel
-wheel: $(LIB) $(VENV)/.installed
+wheel: $(LIB) $(VENV)/.installed $(PY_SPEEDUPS)
 	rm -rf $(WHEEL_DIR) $(BUILD)/wheel-src
 	mkdir -p $(WHEEL_DIR)
 	cp -r bindings/python $(BUILD)/wheel-src
@@ -306,7 +319,7 @@ PYDUX         := pydux==0.2.2
 PYTHON_REDUX  := python-redux==0.25.4
 
 bench: lib $(BENCH)/SwiftBench $(BENCH)/cbench $(BENCH)/scalebench $(BENCH)/libbenchnoop.so \
-  $(VENV)/.bench-deps bench-bindings
+  $(VENV)/.bench-deps $(PY_SPEEDUPS) bench-bindings
 	$(VENV)/bin/python Benchmarks/run.py --bench-dir $(BENCH) \
 	  --lib $(LIBDIR)/libtca.so.$(SOMAJOR) --out $(BUILD)/bench.json
 
@@ -505,4 +518,4 @@ test-install: lib install-test-deps
 	fi
 
 clean:
-	rm -rf $(BUILD) .build $(BENCH_SCRATCH) .build-address .build-thread $(FUZZ_SCRATCH)
+	rm -rf $(BUILD) .build $(BENCH_SCRATCH) .build-address .build-thread $(FUZZ_SCRATCH) $(PY_SPEEDUPS)

@@ -1,0 +1,120 @@
+"""Store.send's two paths, compiled (tca._speedups) and pure Python, behave the same.
+
+`make test-python` builds the compiled path, so there it must be present (CI fails without it);
+each test runs once on each path.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import tca
+from tca import _fastsend, _native
+
+
+@pytest.fixture(params=["compiled", "pure"])
+def path(request):
+    if request.param == "compiled" and not _fastsend.AVAILABLE:
+        if os.environ.get("CI") or os.environ.get("TCA_REQUIRE_SPEEDUPS"):
+            pytest.fail("tca._speedups is not built (make test-python builds it)")
+        pytest.skip("tca._speedups is not built")
+    return request.param
+
+
+def store_on(path: str, feature: str = "counter", **options) -> tca.Store:
+    store = tca.Store(feature, **options)
+    if path == "pure":
+        store._fast = None
+    else:
+        assert store._fast is not None
+    return store
+
+
+def test_every_action_form_is_sent(path):
+    with store_on(path) as store:
+        store.send("incrementButtonTapped")  # not cached yet: the pure path encodes it
+        store.send("incrementButtonTapped")  # cached
+        store.send(b'"incrementButtonTapped"')
+        store.send(bytearray(b'"incrementButtonTapped"'))
+        store.send({"incrementButtonTapped": {}})
+        assert store.state["count"] == 5
+
+
+def test_the_compiled_path_sends_cached_names_and_bytes_and_hands_back_the_rest(path):
+    if path == "pure":
+        pytest.skip("about the compiled callable itself")
+    with store_on(path) as store:
+        store.send("decrementButtonTapped")  # caches the name
+        fast = store._fast
+        assert fast("decrementButtonTapped") == 0
+        assert fast(b'"decrementButtonTapped"') == 0
+        assert fast({"decrementButtonTapped": {}}) is NotImplemented
+        assert fast("a name never sent") is NotImplemented
+        assert fast(b"{") == _native.ERR_JSON_SYNTAX  # a status: Store.send raises it
+        assert store.state["count"] == -3
+
+
+def test_errors_are_the_same_on_both_paths(path):
+    with store_on(path) as store:
+        for _ in range(2):  # the second time from the cache
+            with pytest.raises(tca.JSONShapeError, match='"jump" is not a known case'):
+                store.send("jump")
+        with pytest.raises(tca.JSONSyntaxError, match="at byte"):
+            store.send(b'{"incrementButtonTapped":')
+        with pytest.raises(TypeError):
+            store.send(object())
+        with pytest.raises(tca.JSONShapeError, match=r'"a\\u0000b" is not a known case'):
+            store.send("a\x00b")  # JSON escapes the NUL: never cut short in C
+        assert store.state["count"] == 0
+
+
+def test_a_closed_store_says_so(path):
+    store = store_on(path)
+    store.send("incrementButtonTapped")
+    store.close()
+    for action in ("incrementButtonTapped", b'"incrementButtonTapped"'):
+        with pytest.raises(tca.InvalidHandleError, match="closed"):
+            store.send(action)
+
+
+def test_an_exception_in_a_callback_surfaces_from_send(path):
+    with store_on(path) as store:
+        store.send("incrementButtonTapped")
+
+        def boom(version):
+            raise RuntimeError("from a subscriber")
+
+        store.subscribe(boom)
+        with pytest.raises(RuntimeError, match="from a subscriber"):
+            store.send("incrementButtonTapped")
+        assert store.state["count"] == 2
+
+
+def test_sends_from_many_threads_to_a_threaded_store_all_count(path):
+    with store_on(path, threaded=True) as store:
+        store.send("incrementButtonTapped")
+
+        def sender():
+            for _ in range(200):
+                store.send("incrementButtonTapped")
+
+        threads = [threading.Thread(target=sender) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert store.state["count"] == 801
+
+
+def test_tca_python_pure_turns_the_compiled_path_off():
+    code = "import tca; from tca import _fastsend; print(_fastsend.AVAILABLE)"
+    environment = dict(os.environ, TCA_PYTHON_PURE="1")
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=environment, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "False"
