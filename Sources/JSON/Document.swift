@@ -92,38 +92,13 @@ struct Document {
     switch bytes[start] {
     case ASCII.quote:
       return UnsafeBufferPointer(
-        rebasing: bytes[(start + 1)..<stringEnd(from: start + 1, escaped: word & Token.flag != 0)])
+        rebasing: bytes[
+          (start + 1)..<closingQuote(in: bytes, from: start + 1, escaped: word & Token.flag != 0)])
     case UInt8(ascii: "t"), UInt8(ascii: "n"): end = start + 4
     case UInt8(ascii: "f"): end = start + 5
     default: end = numberEnd(from: start)
     }
     return UnsafeBufferPointer(rebasing: bytes[start..<min(end, bytes.count)])
-  }
-
-  /// The offset of the closing quote of the string whose text starts at `start`.
-  @inline(__always)
-  private func stringEnd(from start: Int, escaped: Bool) -> Int {
-    var i = start
-    let end = bytes.count
-    if let raw = UnsafeRawPointer(bytes.baseAddress) {
-      while i + 8 <= end {
-        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-        let hits = escaped ? ASCII.quoteOrBackslash(word) : ASCII.quotes(word)
-        if hits != 0 {
-          i += hits.trailingZeroBitCount >> 3
-          if bytes[i] == ASCII.quote { return i }
-          i += 2  // NB: a backslash and the byte it escapes (never a quote that ends).
-        } else {
-          i += 8
-        }
-      }
-    }
-    while i < end {
-      let byte = bytes[i]
-      if byte == ASCII.quote { return i }
-      i += byte == ASCII.backslash ? 2 : 1
-    }
-    return end
   }
 
   /// The offset past the number that starts at `start` (the scanner checked its grammar).
@@ -378,4 +353,31 @@ func shortened(_ text: UnsafeBufferPointer<UInt8>) -> String {
   guard text.count > quotedScalars else { return String(decoding: text, as: UTF8.self) }
   return String(decoding: UnsafeBufferPointer(rebasing: text[0..<quotedScalars]), as: UTF8.self)
     + "…"
+}
+
+/// The offset of the closing quote of the scanned string whose text starts at `start` in
+/// `bytes`; `escaped` if the scanner saw a backslash in it.
+@inline(__always)
+func closingQuote(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, escaped: Bool) -> Int {
+  var i = start
+  let end = bytes.count
+  if let raw = UnsafeRawPointer(bytes.baseAddress) {
+    while i + 8 <= end {
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+      let hits = escaped ? ASCII.quoteOrBackslash(word) : ASCII.quotes(word)
+      if hits != 0 {
+        i += hits.trailingZeroBitCount >> 3
+        if bytes[i] == ASCII.quote { return i }
+        i += 2  // NB: a backslash and the byte it escapes (never a quote that ends).
+      } else {
+        i += 8
+      }
+    }
+  }
+  while i < end {
+    let byte = bytes[i]
+    if byte == ASCII.quote { return i }
+    i += byte == ASCII.backslash ? 2 : 1
+  }
+  return end
 }

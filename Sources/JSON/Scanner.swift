@@ -524,17 +524,37 @@ private struct MemberNames {
       members += 1
     }
     if members <= 16 {
-      // NB: pairwise, walking the tape: a few length comparisons for a struct's members.
-      var key = object + 1
-      for _ in 0..<members {
-        var other = object + 1
-        while other < key {
-          if sameKey(other, key) { return key }
-          other = nextToken(after: other + 1)
+      // NB: pairwise on texts found once (a struct's few members): mostly length comparisons.
+      return withUnsafeTemporaryAllocation(of: Int.self, capacity: 48) { found in
+        var key = object + 1
+        var escaped = false
+        for member in 0..<members {
+          let text = keyText(key)
+          escaped = escaped || tokens[key] & Token.flag != 0
+          found[member * 3] = key
+          found[member * 3 + 1] = Int(tokens[key] & Token.payload) + 1
+          found[member * 3 + 2] = text.count
+          key = nextToken(after: key + 1)
         }
-        key = nextToken(after: key + 1)
+        for member in 1..<members {
+          for other in 0..<member {
+            let same: Bool
+            if escaped {
+              same = sameKey(found[other * 3], found[member * 3])
+            } else {
+              let count = found[member * 3 + 2]
+              guard count == found[other * 3 + 2] else { continue }
+              let a = found[member * 3 + 1]
+              let b = found[other * 3 + 1]
+              same = bytesEqual(
+                UnsafeBufferPointer(rebasing: bytes[a..<(a + count)]),
+                UnsafeBufferPointer(rebasing: bytes[b..<(b + count)]))
+            }
+            if same { return found[member * 3] }
+          }
+        }
+        return nil
       }
-      return nil
     }
     // NB: a big object (a dictionary) gets an open-addressing table, so the check stays linear.
     var size = 32
@@ -562,12 +582,10 @@ private struct MemberNames {
 
   /// The text of the key (a string) at `token`, between its quotes.
   func keyText(_ token: Int) -> UnsafeBufferPointer<UInt8> {
-    let start = Int(tokens[token] & Token.payload) + 1
-    var i = start
-    while i < bytes.count, bytes[i] != ASCII.quote {
-      i += bytes[i] == ASCII.backslash ? 2 : 1
-    }
-    return UnsafeBufferPointer(rebasing: bytes[start..<min(i, bytes.count)])
+    let word = tokens[token]
+    let start = Int(word & Token.payload) + 1
+    let end = closingQuote(in: bytes, from: start, escaped: word & Token.flag != 0)
+    return UnsafeBufferPointer(rebasing: bytes[start..<end])
   }
 
   @inline(__always)

@@ -24,6 +24,33 @@ import Testing
   #expect(uuid.uuidString == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
   #expect(UUID(uuidString: "E621E1F8C36C495A93FC0C247A3E6E5F") == nil)
   #expect(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5G") == nil)
+  // Every byte that is not a hex digit, at every digit's place, and lengths around 36.
+  let valid = Array("01234567-89ab-CDEF-abcd-0123456789AB".utf8)
+  #expect(UUID(uuidString: String(decoding: valid, as: UTF8.self))?.uuidString
+    == "01234567-89AB-CDEF-ABCD-0123456789AB")
+  for place in valid.indices where valid[place] != UInt8(ascii: "-") {
+    for byte in UInt8(0)...UInt8(255) {
+      var text = valid
+      text[place] = byte
+      let isHex = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+        || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+      let parsed = text.withUnsafeBufferPointer { UUID(utf8: $0) }
+      #expect((parsed != nil) == isHex)
+    }
+  }
+  for length in [0, 35, 37] {
+    let text = Array(repeating: UInt8(ascii: "0"), count: length)
+    #expect(text.withUnsafeBufferPointer { UUID(utf8: $0) } == nil)
+  }
+  // Each nibble lands in its place, written back in upper case.
+  for place in 0..<32 {
+    let uuid = UUID(high: place < 16 ? 0xA << (60 - 4 * UInt64(place)) : 0,
+                    low: place >= 16 ? 0xA << (60 - 4 * UInt64(place - 16)) : 0)
+    let text = uuid.uuidString
+    #expect(UUID(uuidString: text) == uuid)
+    #expect(UUID(uuidString: text.lowercased()) == uuid)
+  }
   let generate = UUIDGenerator.incrementing
   #expect(generate().uuidString == "00000000-0000-0000-0000-000000000000")
   #expect(generate().uuidString == "00000000-0000-0000-0000-000000000001")

@@ -54,6 +54,19 @@ public struct JSONValueReader {
     return document.pointee.string(at: index)
   }
 
+  /// Calls `body` with the UTF-8 of the string, unescaped, without making a `String`: for a
+  /// type parsed from a string's bytes.
+  ///
+  ///     let uuid = try json.withUTF8 { UUID(utf8: $0) }
+  public func withUTF8<R>(
+    _ body: (UnsafeBufferPointer<UInt8>) -> R
+  ) throws(JSONDeclined) -> R {
+    guard kind == .string else { throw JSONDeclined() }
+    let text = document.pointee.text(at: index)
+    guard document.pointee.flags(at: index) & Token.escaped != 0 else { return body(text) }
+    return unescaped(text).withUnsafeBufferPointer(body)
+  }
+
   /// A whole number in `T`'s range (`1e2` and `1.0` are whole, as for `init(from:)`).
   public func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(JSONDeclined) -> T {
     guard kind == .number,

@@ -18,32 +18,51 @@ public struct UUID: Hashable, Comparable, Sendable, Codable, CustomStringConvert
 
   /// Parses the canonical 36-character form; nil if it is not one.
   public init?(uuidString: String) {
-    var high: UInt64 = 0
-    var low: UInt64 = 0
-    var digits = 0
-    var position = 0
-    for byte in uuidString.utf8 {
-      defer { position += 1 }
-      if position == 8 || position == 13 || position == 18 || position == 23 {
-        guard byte == UInt8(ascii: "-") else { return nil }
-        continue
+    // NB: through the contiguous UTF-8 of a native string (no per-byte iterator); a bridged
+    // or otherwise non-contiguous one is copied first.
+    let parsed = uuidString.utf8.withContiguousStorageIfAvailable { UUID(utf8: $0) }
+    if let parsed {
+      guard let parsed else { return nil }
+      self = parsed
+    } else {
+      guard let uuid = Array(uuidString.utf8).withUnsafeBufferPointer({ UUID(utf8: $0) }) else {
+        return nil
       }
-      let nibble: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = byte - UInt8(ascii: "A") + 10
-      default: return nil
-      }
-      if digits < 16 {
-        high = high << 4 | UInt64(nibble)
-      } else {
-        low = low << 4 | UInt64(nibble)
-      }
-      digits += 1
+      self = uuid
     }
-    guard position == 36, digits == 32 else { return nil }
-    self.init(high: high, low: low)
+  }
+
+  /// Parses the canonical 36-character form from its UTF-8; nil if it is not one.
+  public init?(utf8 text: UnsafeBufferPointer<UInt8>) {
+    let hyphen = UInt8(ascii: "-")
+    guard text.count == 36, text[8] == hyphen, text[13] == hyphen,
+      text[18] == hyphen, text[23] == hyphen
+    else { return nil }
+    var words: (UInt64, UInt64) = (0, 0)
+    var invalid: UInt8 = 0
+    var position = 0
+    for half in 0..<2 {
+      var word: UInt64 = 0
+      for _ in 0..<16 {
+        if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
+        let nibble = UUID.nibble(text[position])
+        invalid |= nibble
+        word = word << 4 | UInt64(nibble & 0xF)
+        position += 1
+      }
+      if half == 0 { words.0 = word } else { words.1 = word }
+    }
+    guard invalid & 0x10 == 0 else { return nil }
+    self.init(high: words.0, low: words.1)
+  }
+
+  /// A hex digit's value, or 0x10 for any other byte.
+  @inline(__always)
+  private static func nibble(_ byte: UInt8) -> UInt8 {
+    let digit = byte &- UInt8(ascii: "0")
+    if digit < 10 { return digit }
+    let letter = (byte | 0x20) &- UInt8(ascii: "a")
+    return letter < 6 ? letter &+ 10 : 0x10
   }
 
   /// The canonical upper-case form.
@@ -54,23 +73,45 @@ public struct UUID: Hashable, Comparable, Sendable, Codable, CustomStringConvert
     // NB: 36 bytes in a tuple rather than an array: writing a UUID allocates nothing.
     var text: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
     return try withUnsafeMutableBytes(of: &text) { (raw) throws -> R in
+      // NB: each half as four 4-digit groups written a word at a time (``hexWord(_:)``), then
+      // the hyphens: 8-4-4-4-12.
+      let groups = (
+        UUID.hexWord(UInt16(truncatingIfNeeded: high >> 48)),
+        UUID.hexWord(UInt16(truncatingIfNeeded: high >> 32)),
+        UUID.hexWord(UInt16(truncatingIfNeeded: high >> 16)),
+        UUID.hexWord(UInt16(truncatingIfNeeded: high)),
+        UUID.hexWord(UInt16(truncatingIfNeeded: low >> 48)),
+        UUID.hexWord(UInt16(truncatingIfNeeded: low >> 32)),
+        UUID.hexWord(UInt16(truncatingIfNeeded: low >> 16)),
+        UUID.hexWord(UInt16(truncatingIfNeeded: low)))
+      let hyphen = UInt8(ascii: "-")
+      raw.storeBytes(of: groups.0, toByteOffset: 0, as: UInt32.self)
+      raw.storeBytes(of: groups.1, toByteOffset: 4, as: UInt32.self)
+      raw.storeBytes(of: hyphen, toByteOffset: 8, as: UInt8.self)
+      raw.storeBytes(of: groups.2, toByteOffset: 9, as: UInt32.self)
+      raw.storeBytes(of: hyphen, toByteOffset: 13, as: UInt8.self)
+      raw.storeBytes(of: groups.3, toByteOffset: 14, as: UInt32.self)
+      raw.storeBytes(of: hyphen, toByteOffset: 18, as: UInt8.self)
+      raw.storeBytes(of: groups.4, toByteOffset: 19, as: UInt32.self)
+      raw.storeBytes(of: hyphen, toByteOffset: 23, as: UInt8.self)
+      raw.storeBytes(of: groups.5, toByteOffset: 24, as: UInt32.self)
+      raw.storeBytes(of: groups.6, toByteOffset: 28, as: UInt32.self)
+      raw.storeBytes(of: groups.7, toByteOffset: 32, as: UInt32.self)
       let out = raw.bindMemory(to: UInt8.self)
-      var position = 0
-      for half in 0..<2 {
-        let word = half == 0 ? high : low
-        for byte in 0..<8 {
-          if position == 8 || position == 13 || position == 18 || position == 23 {
-            out[position] = UInt8(ascii: "-")
-            position += 1
-          }
-          let value = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * byte))
-          out[position] = hexDigit(value >> 4)
-          out[position + 1] = hexDigit(value & 0xF)
-          position += 2
-        }
-      }
       return try body(UnsafeBufferPointer(rebasing: out[0..<36]))
     }
+  }
+
+  /// The four upper-case hex digits of `value`, as the bytes of a little-endian word.
+  ///
+  /// NB: all four nibbles at once: each spread to a byte, then `'0' + n`, plus 7 where n > 9.
+  @inline(__always)
+  private static func hexWord(_ value: UInt16) -> UInt32 {
+    let v = UInt32(value)
+    // Nibbles in memory order: the most significant first (byte 0).
+    let spread = (v >> 12) | (v >> 8 & 0xF) << 8 | (v >> 4 & 0xF) << 16 | (v & 0xF) << 24
+    let letters = ((spread &+ 0x0606_0606) >> 4) & 0x0101_0101
+    return spread &+ 0x3030_3030 &+ letters &* 7
   }
 
   public var description: String { uuidString }
@@ -126,10 +167,4 @@ public struct UUIDGenerator: Sendable {
 
   /// Always `uuid`.
   public static func constant(_ uuid: UUID) -> UUIDGenerator { UUIDGenerator { uuid } }
-}
-
-/// The upper-case hexadecimal digit of `nibble` (0 to 15).
-@inline(__always)
-private func hexDigit(_ nibble: UInt8) -> UInt8 {
-  nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "A") &+ (nibble &- 10)
 }

@@ -6,10 +6,10 @@ extension UUID: JSONCodable {
   /// The canonical 36-character string, in either case; declines anything else, so that
   /// `init(from:)` reports it.
   ///
-  /// NB: parsed by ``init(uuidString:)``, the very check `init(from:)` makes on the same
-  /// (unescaped) string: both accept exactly the same inputs.
+  /// NB: parsed by ``init(utf8:)``, the very check `init(from:)` makes on the same (unescaped)
+  /// string: both accept exactly the same inputs.
   public init(json: JSONValueReader) throws(JSONDeclined) {
-    guard let uuid = UUID(uuidString: try json.string()) else { throw JSONDeclined() }
+    guard let uuid = try json.withUTF8({ UUID(utf8: $0) }) else { throw JSONDeclined() }
     self = uuid
   }
 
