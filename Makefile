@@ -175,7 +175,7 @@ python-test-deps:
 # NB: wheel: tests/test_wheel.py installs build/wheel's wheel into a fresh venv.
 test-python: lib $(VENV)/.installed $(PY_SPEEDUPS) python-test-deps wheel
 	@echo "== Python tests"
-	TCA_LIBRARY=$(CURDIR)/$(LIB) TCA_REQUIRE_XVFB=$$(command -v Xvfb >/dev/null && echo 1) \
+	TCA_LIBRARY=$(CURDIR)/$(LIB) TCA_REQUIRE_SPEEDUPS=1 TCA_REQUIRE_XVFB=$$(command -v Xvfb >/dev/null && echo 1) \
 	  $(VENV)/bin/python -m pytest -q bindings/python/tests
 
 # make wheel: build/wheel/tca-VERSION-py3-none-<platform>.whl, the Python package carrying a
