@@ -4,14 +4,16 @@ build for CPython 3.9+) that sends a cached action name or bytes without ctypes'
 `make venv` / `make test-python` build it in place and `make wheel` puts it in the wheel; without it
 (another Python, no compiler, or `TCA_PYTHON_PURE=1` in the environment) Store.send is the
 pure-Python path, which behaves the same: the compiled one hands everything it does not take (a
-dict, a dataclass, a name not cached yet) back to it, and every failure is reported by it.
+dict, a dataclass, a name not cached yet) to it, and every failure and callback exception to
+`Store._surface`, which the pure path raises them with.
 """
 
 from __future__ import annotations
 
 import ctypes
 import os
-from typing import Any, Callable, Optional
+import weakref
+from typing import Any
 
 from ._codec import ENCODED
 from ._native import lib as _lib
@@ -32,12 +34,31 @@ def _address(function: Any) -> int:
     return int(address or 0)
 
 
-def sender(handle: Optional[int]) -> Optional[Callable[[Any], Any]]:
-    """The compiled send of the store `handle`, or None: called with an action, it returns the
-    status of tca_store_send, or NotImplemented when it sent nothing (the pure path then runs)."""
-    if _speedups is None or not handle:
-        return None
-    send: Callable[[Any], Any] = _speedups.sender(
-        _address(_lib.tca_store_send), _address(_lib.tca_store_send_n), handle, ENCODED
+def install(store: Any) -> None:
+    """Puts the compiled send on `store` as its `send` (an instance attribute, so that a call
+    costs no Python frame), unless the module is missing or `send` is overridden in a subclass.
+
+    NB: the compiled send refers to the store only through weak methods, so that it keeps no
+    cycle: dropping the last reference to a store still closes it at once."""
+    if _speedups is None or not store._h or type(store).send is not _pure_send(store):
+        return
+    slow = weakref.WeakMethod(store.send)
+    surface = weakref.WeakMethod(store._surface)
+    store.__dict__["send"] = _speedups.sender(
+        _address(_lib.tca_store_send_n), store._h, ENCODED, store._raised, slow, surface
     )
-    return send
+
+
+def uninstall(store: Any) -> None:
+    """Takes the compiled send off `store`: `send` is the pure-Python method again."""
+    store.__dict__.pop("send", None)
+
+
+def installed(store: Any) -> bool:
+    return "send" in store.__dict__
+
+
+def _pure_send(store: Any) -> Any:
+    from .store import Store
+
+    return Store.send

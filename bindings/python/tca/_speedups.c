@@ -1,12 +1,14 @@
 /* tca._speedups: the optional compiled path of Store.send (docs/python.md, "The compiled send").
  *
- * One callable per store, made by `sender(send, send_n, handle, encoded)`: the addresses of
- * tca_store_send and tca_store_send_n (from ctypes, so this module links against nothing), the
- * store's handle, and the package's cache of encoded action names (tca._codec.ENCODED). Called
- * with an action, it sends a str whose encoding is cached or any bytes, and returns the status as
- * an int; for anything else (a dict, a dataclass, a name not cached yet) it returns
- * NotImplemented and sends nothing, and Store.send takes its pure-Python path, which encodes the
- * action, fills the cache and reports errors exactly as without this module.
+ * One callable per store, made by `sender(send_n, handle, encoded, raised, slow, surface)`: the
+ * address of tca_store_send_n (from ctypes, so this module links against nothing), the store's
+ * handle, the package's cache of encoded action names (tca._codec.ENCODED), the store's list of
+ * exceptions raised in callbacks, and weak methods of the store: its pure-Python send and its
+ * `_surface`. tca._fastsend puts it on the store as `send`. Called with an action, it sends a str
+ * whose encoding is cached, or bytes, and returns None; for anything else (a dict, a dataclass, a
+ * name not cached yet) it calls the pure-Python send, which encodes the action, fills the cache
+ * and reports errors; a failed status or an exception from a callback goes to `_surface`, which
+ * raises exactly what the pure-Python send raises.
  *
  * NB: built against the limited API (abi3), so one build loads in any CPython 3.9+; another
  * Python (PyPy) fails the import and Store.send stays pure Python. The GIL is released during the
@@ -19,24 +21,38 @@
 #include <stdint.h>
 #include <string.h>
 
-typedef int32_t (*send_fn)(void *store, const char *action_json);
 typedef int32_t (*send_n_fn)(void *store, const char *action_json, size_t length);
 
 typedef struct {
   PyObject_HEAD
-  send_fn send;
   send_n_fn send_n;
   void *store;
-  PyObject *encoded; /* dict: str -> bytes (strong reference) */
+  PyObject *encoded; /* dict: str -> bytes */
+  PyObject *raised;  /* list: the store's exceptions from callbacks */
+  PyObject *slow;    /* weakref.WeakMethod of the pure-Python Store.send */
+  PyObject *surface; /* weakref.WeakMethod of Store._surface */
 } Sender;
 
 static void sender_dealloc(PyObject *self) {
   Sender *sender = (Sender *)self;
   PyTypeObject *type = Py_TYPE(self);
   Py_CLEAR(sender->encoded);
+  Py_CLEAR(sender->raised);
+  Py_CLEAR(sender->slow);
+  Py_CLEAR(sender->surface);
   freefunc free_slot = (freefunc)PyType_GetSlot(type, Py_tp_free);
   free_slot(self);
   Py_DECREF(type);
+}
+
+/* Calls the method a WeakMethod refers to with `argument`; None if the store is gone. */
+static PyObject *call_weak(PyObject *weak, PyObject *argument) {
+  PyObject *method = PyObject_CallObject(weak, NULL);
+  if (method == NULL) return NULL;
+  if (method == Py_None) return method;
+  PyObject *result = PyObject_CallFunctionObjArgs(method, argument, NULL);
+  Py_DECREF(method);
+  return result;
 }
 
 /* The callable's body (METH_O: no argument tuple is built per call). */
@@ -47,13 +63,13 @@ static PyObject *sender_send(PyObject *self, PyObject *action) {
     PyObject *data = PyDict_GetItemWithError(sender->encoded, action); /* borrowed */
     if (data == NULL) {
       if (PyErr_Occurred()) return NULL;
-      Py_RETURN_NOTIMPLEMENTED;
+      return call_weak(sender->slow, action);
     }
     char *text = NULL;
     Py_ssize_t length = 0;
     if (!PyBytes_Check(data) || PyBytes_AsStringAndSize(data, &text, &length) < 0) {
       PyErr_Clear();
-      Py_RETURN_NOTIMPLEMENTED;
+      return call_weak(sender->slow, action);
     }
     /* NB: the cached encoding lives in the dict; hold it across the call, when the GIL is
      * released and another thread may clear the cache. */
@@ -70,9 +86,14 @@ static PyObject *sender_send(PyObject *self, PyObject *action) {
     status = sender->send_n(sender->store, text, (size_t)length);
     Py_END_ALLOW_THREADS
   } else {
-    Py_RETURN_NOTIMPLEMENTED;
+    return call_weak(sender->slow, action);
   }
-  return PyLong_FromLong(status);
+  if (status == 0 && PyList_Size(sender->raised) == 0) Py_RETURN_NONE;
+  PyObject *code = PyLong_FromLong(status);
+  if (code == NULL) return NULL;
+  PyObject *result = call_weak(sender->surface, code);
+  Py_DECREF(code);
+  return result;
 }
 
 static PyType_Slot sender_slots[] = {
@@ -88,28 +109,35 @@ static PyType_Spec sender_spec = {
 static PyObject *sender_type;
 
 static PyMethodDef send_def = {
-    "send", sender_send, METH_O, "send(action) -> status, or NotImplemented (not sent)",
+    "send", sender_send, METH_O,
+    "Sends an action and processes everything it leads to (Store.send, compiled).",
 };
 
-/* sender(send_address, send_n_address, handle, encoded) -> a builtin function */
+/* sender(send_n_address, handle, encoded, raised, slow, surface) -> a builtin function */
 static PyObject *make_sender(PyObject *module, PyObject *args) {
   (void)module;
-  unsigned long long send = 0, send_n = 0, store = 0;
-  PyObject *encoded = NULL;
-  if (!PyArg_ParseTuple(args, "KKKO!", &send, &send_n, &store, &PyDict_Type, &encoded)) {
+  unsigned long long send_n = 0, store = 0;
+  PyObject *encoded = NULL, *raised = NULL, *slow = NULL, *surface = NULL;
+  if (!PyArg_ParseTuple(args, "KKO!O!OO", &send_n, &store, &PyDict_Type, &encoded, &PyList_Type,
+                        &raised, &slow, &surface)) {
     return NULL;
   }
-  if (send == 0 || send_n == 0) {
-    PyErr_SetString(PyExc_ValueError, "sender: a function address is 0");
+  if (send_n == 0) {
+    PyErr_SetString(PyExc_ValueError, "sender: the function address is 0");
     return NULL;
   }
   Sender *sender = (Sender *)PyType_GenericAlloc((PyTypeObject *)sender_type, 0);
   if (sender == NULL) return NULL;
-  sender->send = (send_fn)(uintptr_t)send;
   sender->send_n = (send_n_fn)(uintptr_t)send_n;
   sender->store = (void *)(uintptr_t)store;
   Py_INCREF(encoded);
   sender->encoded = encoded;
+  Py_INCREF(raised);
+  sender->raised = raised;
+  Py_INCREF(slow);
+  sender->slow = slow;
+  Py_INCREF(surface);
+  sender->surface = surface;
   /* NB: a builtin function bound to the state: called through vectorcall, with no tuple. */
   PyObject *callable = PyCFunction_NewEx(&send_def, (PyObject *)sender, NULL);
   Py_DECREF(sender);
@@ -118,7 +146,7 @@ static PyObject *make_sender(PyObject *module, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"sender", make_sender, METH_VARARGS,
-     "sender(send_address, send_n_address, handle, encoded) -> a callable sending one action"},
+     "sender(send_n_address, handle, encoded, raised, slow, surface) -> a compiled send"},
     {NULL, NULL, 0, NULL},
 };
 

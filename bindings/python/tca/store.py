@@ -90,8 +90,6 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         self._h = None
         # NB: the handle again as a c_void_p, for send's hot path (see _native.store_send).
         self._hp: Optional[ctypes.c_void_p] = None
-        # The compiled send (tca._fastsend), or None: the pure-Python path.
-        self._fast: Optional[Any] = None
         self._raised = []
         self._handlers = {}
         self._fallback = None
@@ -133,7 +131,6 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
             raise error_for(status)
         self._h = handle.value
         self._hp = handle
-        self._fast = _fastsend.sender(handle.value)
         _lifetime.register(self)
         self.clock = clock
         self.seed = seed
@@ -146,6 +143,8 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         # Pre-bound for send's fast path.
         self._send = _native.store_send
         self._send_n = _lib.tca_store_send_n
+        # NB: last, once `send` can run: the compiled send, where tca._speedups is built.
+        _fastsend.install(self)
 
     def _install_callbacks(self) -> None:
         # NB: the trampolines reach the store through a weak reference, so that dropping the last
@@ -208,13 +207,6 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         library's message; then nothing was sent and the state is unchanged.
         """
         # NB: the hot path, kept short: every line here costs on each send (docs/benchmarks.md).
-        fast = self._fast
-        if fast is not None:
-            status = fast(action)
-            if status is not NotImplemented:
-                if status or self._raised:
-                    self._surface(status)
-                return
         if action.__class__ is str:
             try:
                 data = ENCODED[action]
@@ -309,7 +301,7 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         # NB: the library calls the cancel callback for each request in flight while freeing;
         # the callback objects must outlive this call.
         _lifetime.unregister(self)
-        self._fast = None
+        _fastsend.uninstall(self)
         _lifetime.free(handle, _lib.tca_store_free)
         self._h = None
         self._hp = None
@@ -323,7 +315,7 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         another thread), and callbacks already return at once."""
         handle, self._h = self._h, None
         self._hp = None
-        self._fast = None
+        _fastsend.uninstall(self)
         if handle is None:
             return
         _lifetime.unregister(self)

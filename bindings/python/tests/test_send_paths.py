@@ -10,11 +10,12 @@ import os
 import subprocess
 import sys
 import threading
+import weakref
 
 import pytest
 
 import tca
-from tca import _fastsend, _native
+from tca import _fastsend
 
 
 def compiled() -> str:
@@ -33,9 +34,8 @@ def path(request):
 def store_on(path: str, feature: str = "counter", **options) -> tca.Store:
     store = tca.Store(feature, **options)
     if path == "pure":
-        store._fast = None
-    else:
-        assert store._fast is not None
+        _fastsend.uninstall(store)
+    assert _fastsend.installed(store) == (path == "compiled")
     return store
 
 
@@ -49,16 +49,30 @@ def test_every_action_form_is_sent(path):
         assert store.state["count"] == 5
 
 
-def test_the_compiled_path_sends_cached_names_and_bytes_and_hands_back_the_rest():
-    with store_on(compiled()) as store:
-        store.send("decrementButtonTapped")  # caches the name
-        fast = store._fast
-        assert fast("decrementButtonTapped") == 0
-        assert fast(b'"decrementButtonTapped"') == 0
-        assert fast({"decrementButtonTapped": {}}) is NotImplemented
-        assert fast("a name never sent") is NotImplemented
-        assert fast(b"{") == _native.ERR_JSON_SYNTAX  # a status: Store.send raises it
-        assert store.state["count"] == -3
+def test_the_compiled_send_is_the_stores_own_and_keeps_no_cycle():
+    store = store_on(compiled())
+    assert type(store.send).__name__ == "builtin_function_or_method"
+    assert store.send("incrementButtonTapped") is None
+    closed = []
+    reference = weakref.ref(store)
+    weakref.finalize(store, closed.append, True)
+    del store
+    # NB: no garbage collection: the last reference going is enough (no cycle through `send`).
+    assert reference() is None and closed == [True]
+
+
+def test_a_subclass_that_overrides_send_keeps_its_own():
+    compiled()
+
+    class Logged(tca.Store):
+        def send(self, action):
+            self.sent = action
+            super().send(action)
+
+    with Logged("counter") as store:
+        assert not _fastsend.installed(store)
+        store.send("incrementButtonTapped")
+        assert store.sent == "incrementButtonTapped" and store.state["count"] == 1
 
 
 def test_errors_are_the_same_on_both_paths(path):
