@@ -20,9 +20,9 @@ import Synchronization
 /// node's elements.
 @usableFromInline
 struct ChunkTree<Element> {
-  @usableFromInline static var bits: Int { 6 }
-  @usableFromInline static var width: Int { 64 }
-  @usableFromInline static var mask: Int { 63 }
+  @inlinable static var bits: Int { 6 }
+  @inlinable static var width: Int { 64 }
+  @inlinable static var mask: Int { 63 }
 
   @usableFromInline var root: ChunkNode<Element>?
   /// How far right a position shifts to give the root's child slot (0: the root is a leaf).
@@ -260,14 +260,16 @@ extension ChunkTree where Element: Equatable {
     return equal(left, right, shift: lhs.shift)
   }
 
-  @usableFromInline
+  @inlinable
   static func equal(_ lhs: ChunkNode<Element>, _ rhs: ChunkNode<Element>, shift: Int) -> Bool {
     if lhs === rhs { return true }
     if shift == 0 { return lhs.elements == rhs.elements }
-    guard lhs.children.count == rhs.children.count else { return false }
-    for (left, right) in zip(lhs.children, rhs.children)
-    where !equal(left, right, shift: shift - bits) {
-      return false
+    let count = lhs.children.count
+    guard count == rhs.children.count else { return false }
+    var slot = ChunkNode.firstDifferentChild(lhs, rhs, from: 0)
+    while slot < count {
+      guard equal(lhs.children[slot], rhs.children[slot], shift: shift - bits) else { return false }
+      slot = ChunkNode.firstDifferentChild(lhs, rhs, from: slot + 1)
     }
     return true
   }
@@ -294,9 +296,13 @@ extension ChunkTree where Element: Equatable {
       }
       return
     }
-    for (slot, (before, after)) in zip(old.children, new.children).enumerated() {
+    let count = Swift.min(old.children.count, new.children.count)
+    var slot = ChunkNode.firstDifferentChild(old, new, from: 0)
+    while slot < count {
       try differences(
-        before, after, shift: shift - bits, base: base + slot &<< shift, body)
+        old.children[slot], new.children[slot], shift: shift - bits, base: base + slot &<< shift,
+        body)
+      slot = ChunkNode.firstDifferentChild(old, new, from: slot + 1)
     }
   }
 }
@@ -320,6 +326,29 @@ final class ChunkNode<Element>: @unchecked Sendable {
   init(elements: ContiguousArray<Element> = [], children: ContiguousArray<ChunkNode> = []) {
     self.elements = elements
     self.children = children
+  }
+
+  /// The first slot from `start` on where the two branches hold different children (the
+  /// smaller count if none).
+  ///
+  /// NB: compares the references as words, without retaining the children: most are shared,
+  /// and touching each one's reference count cost a cache miss per child in a large tree.
+  @usableFromInline
+  static func firstDifferentChild(_ lhs: ChunkNode, _ rhs: ChunkNode, from start: Int) -> Int {
+    lhs.children.withUnsafeBytes { left in
+      rhs.children.withUnsafeBytes { right in
+        let stride = MemoryLayout<UInt>.stride
+        let count = Swift.min(left.count, right.count) / stride
+        var slot = Swift.max(start, 0)
+        while slot < count,
+          left.load(fromByteOffset: slot &* stride, as: UInt.self)
+            == right.load(fromByteOffset: slot &* stride, as: UInt.self)
+        {
+          slot += 1
+        }
+        return slot
+      }
+    }
   }
 
   /// Whether an encoding of the leaf is cached.

@@ -185,7 +185,24 @@ private func patch(_ host: HostHarness, since: UInt64) throws -> [JSONValue] {
 
 @Test(arguments: ["counter", "todos", "dice", "matchscores"])
 func patchesReplayRandomSequences(_ feature: String) throws {
-  let host = try HostHarness(feature, seed: 7)
+  try replayRandomSequence(feature, try HostHarness(feature, seed: 7), steps: steps)
+}
+
+/// Todos from a list of 300: several chunks of the identified array's tree (64 elements each),
+/// so that patches are made by walking the trees past shared chunks, and by the fallback after
+/// inserts, removals and moves.
+@Test func patchesReplayRandomSequencesOnALargeTodosList() throws {
+  let todos = (0..<300).map { index in
+    let hex = String(index, radix: 16)
+    let id = "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - hex.count) + hex
+    return #"{"id":"\#(id)","description":"todo \#(index)","isComplete":\#(index % 3 == 0)}"#
+  }
+  let state = #"{"filter":"all","todos":[\#(todos.joined(separator: ","))]}"#
+  try replayRandomSequence(
+    "todos", try HostHarness("todos", state: state, seed: 7), steps: steps / 4)
+}
+
+private func replayRandomSequence(_ feature: String, _ host: HostHarness, steps: Int) throws {
   var rng = SeededGenerator(state: 0x5EED ^ UInt64(feature.utf8.count))
   // The state JSON of the last eleven versions seen, oldest first.
   var seen: [(version: UInt64, json: JSONValue)] = [

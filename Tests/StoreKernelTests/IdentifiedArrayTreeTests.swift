@@ -161,10 +161,10 @@ private func change(
 
 @Test func patchesMadeByWalkingTheTreesApply() throws {
   var rng = Generator(state: 7)
-  var model = rows(0..<5_000)
+  var model = rows(0..<700)
   var array = IdentifiedArray(uniqueElements: model)
   var next = 10_000
-  for step in 0..<120 {
+  for step in 0..<100 {
     let old = array
     let oldJSON = try JSONParser.parse(try json(old))
     // Mostly changes in place (the walk), sometimes an insert or removal (the fallback).
