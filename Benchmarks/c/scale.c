@@ -4,6 +4,11 @@
  * alternative is the same workload at 1,000 todos; the target is at most 3x that figure, and
  * toggle + patch at 100,000 todos at most 20 µs. Prints one JSON line per row (Benchmarks/run.py).
  *
+ * Which rows are O(n) by contract: `tca_store_state` returns a new copy of the whole state JSON
+ * (the caller frees it), so both of its rows copy n bytes; `tca_store_state_borrow` is the O(1)
+ * read. "send after a state read" times the send alone, but right after the host read the whole
+ * state (14 MB at 100,000 todos), which leaves the caches cold (docs/state-changes.md).
+ *
  *   build/bench/scalebench
  *
  * Settings from the environment: BENCH_SAMPLES (default 41; at most 15 used here: the 100,000
@@ -81,8 +86,8 @@ static const char *const names[WORKLOADS] = {
     "send (toggle)",
     "send after a state read",
     "version after a change",
-    "state read after a change",
-    "state read, unchanged",
+    "state read after a change (tca_store_state: changed chunks encoded, then a copy)",
+    "state read, unchanged (tca_store_state: a copy for the host)",
     "state borrowed (tca_store_state_borrow), unchanged",
     "get one element (/todos/middle), unchanged",
     "patch since the previous version",

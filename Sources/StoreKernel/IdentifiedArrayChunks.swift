@@ -1,17 +1,17 @@
 import Synchronization
 
 /// The elements of an ``IdentifiedArray``: a persistent vector, a shallow tree of
-/// reference-counted chunks of up to 64 elements (leaves) under branches of up to 64 children.
+/// reference-counted chunks of up to 64 elements (leaves) under branches of up to 16 children.
 ///
 ///     var tree = ChunkTree<Int>([1, 2, 3])
 ///     let snapshot = tree       // O(1): the nodes are shared
-///     tree[1] = 20              // copies the path to that element: O(64 · depth)
+///     tree[1] = 20              // copies the path to that element: O(64 + 16 · depth)
 ///     snapshot == tree          // false, comparing only the nodes that are not shared
 ///
 /// The shape is canonical for a count: every leaf is full but the last, and branches fill
 /// from the left, so two trees of the same count pair up node by node, and a node shared by
-/// both (`===`) is equal without a look inside. Depth is log64(count): 3 levels hold 262,144
-/// elements.
+/// both (`===`) is equal without a look inside. Depth is 1 + log16(count / 64): 100,000
+/// elements take a root and two levels of branches above the leaves.
 ///
 /// NB: copy-on-write per node: a node is changed in place only while this tree holds the only
 /// reference (`isKnownUniquelyReferenced`); a node shared with a snapshot (the store's version
@@ -20,9 +20,30 @@ import Synchronization
 /// node's elements.
 @usableFromInline
 struct ChunkTree<Element> {
-  @inlinable static var bits: Int { 6 }
+  /// A leaf holds 64 elements: the low 6 bits of a position.
+  @inlinable static var leafBits: Int { 6 }
   @inlinable static var width: Int { 64 }
   @inlinable static var mask: Int { 63 }
+  /// A branch holds 16 children: 4 bits of a position per level above the leaves.
+  ///
+  /// NB: narrow branches: copying a branch on the way to a change (and freeing an old version's
+  /// copy) touches each child's reference count, a cache miss apiece in a large tree; leaves
+  /// stay wide, since their elements are copied as plain values.
+  @inlinable static var branchBits: Int { 4 }
+  @inlinable static var branchWidth: Int { 16 }
+  @inlinable static var branchMask: Int { 15 }
+
+  /// The shift of a branch's children, given the branch's (0 for leaves).
+  @inlinable
+  static func below(_ shift: Int) -> Int { shift == leafBits ? 0 : shift - branchBits }
+
+  /// The shift of a node's parent, given the node's.
+  @inlinable
+  static func above(_ shift: Int) -> Int { shift == 0 ? leafBits : shift + branchBits }
+
+  /// How many elements a tree whose root has `shift` holds at most.
+  @inlinable
+  static func capacity(_ shift: Int) -> Int { shift == 0 ? width : 1 &<< (shift + branchBits) }
 
   @usableFromInline var root: ChunkNode<Element>?
   /// How far right a position shifts to give the root's child slot (0: the root is a leaf).
@@ -63,15 +84,15 @@ struct ChunkTree<Element> {
     var shift = 0
     while level.count > 1 {
       var parents: [ChunkNode<Element>] = []
-      parents.reserveCapacity((level.count + Self.mask) / Self.width)
+      parents.reserveCapacity((level.count + Self.branchMask) / Self.branchWidth)
       var start = 0
       while start < level.count {
-        let end = Swift.min(start + Self.width, level.count)
+        let end = Swift.min(start + Self.branchWidth, level.count)
         parents.append(ChunkNode(children: ContiguousArray(level[start..<end])))
         start = end
       }
       level = parents
-      shift += Self.bits
+      shift = Self.above(shift)
     }
     tree.root = level.first
     tree.shift = shift
@@ -88,8 +109,8 @@ struct ChunkTree<Element> {
     }
     var level = shift
     while level > 0 {
-      node = node.children[(position &>> level) & Self.mask]
-      level -= Self.bits
+      node = node.children[(position &>> level) & Self.branchMask]
+      level = Self.below(level)
     }
     return node
   }
@@ -127,8 +148,8 @@ struct ChunkTree<Element> {
   ) -> ChunkNode<Element> {
     makeUnique(&node)
     if shift == 0 { return node }
-    let slot = (position &>> shift) & mask
-    return uniquePath(&node.children[slot], shift: shift - bits, to: position)
+    let slot = (position &>> shift) & branchMask
+    return uniquePath(&node.children[slot], shift: below(shift), to: position)
   }
 
   /// Makes `node` this tree's own: a copy when it is shared, a fresh node when it is a leaf
@@ -153,10 +174,10 @@ struct ChunkTree<Element> {
       return
     }
     root = nil
-    if count == Self.width &<< shift {
+    if count == Self.capacity(shift) {
       // NB: full: a new root above the old one, with a path down to a new leaf beside it.
       node = ChunkNode(children: [node, Self.path(to: element, height: shift)])
-      shift += Self.bits
+      shift = Self.above(shift)
     } else {
       Self.push(element, into: &node, shift: shift, at: count)
     }
@@ -167,7 +188,7 @@ struct ChunkTree<Element> {
   static func path(to element: Element, height: Int) -> ChunkNode<Element> {
     height == 0
       ? ChunkNode(elements: [element])
-      : ChunkNode(children: [path(to: element, height: height - bits)])
+      : ChunkNode(children: [path(to: element, height: below(height))])
   }
 
   static func push(
@@ -178,11 +199,11 @@ struct ChunkTree<Element> {
       node.elements.append(element)
       return
     }
-    let slot = (position &>> shift) & mask
+    let slot = (position &>> shift) & branchMask
     if slot < node.children.count {
-      push(element, into: &node.children[slot], shift: shift - bits, at: position)
+      push(element, into: &node.children[slot], shift: below(shift), at: position)
     } else {
-      node.children.append(path(to: element, height: shift - bits))
+      node.children.append(path(to: element, height: below(shift)))
     }
   }
 
@@ -228,7 +249,7 @@ struct ChunkTree<Element> {
       if shift == 0 {
         leaves.append(node)
       } else {
-        for child in node.children { collect(child, shift - Self.bits) }
+        for child in node.children { collect(child, Self.below(shift)) }
       }
     }
     if let root { collect(root, shift) }
@@ -247,7 +268,7 @@ struct ChunkTree<Element> {
     _ node: ChunkNode<Element>, shift: Int, _ body: (ChunkNode<Element>) throws(E) -> Void
   ) throws(E) {
     if shift == 0 { return try body(node) }
-    for child in node.children { try visit(child, shift: shift - bits, body) }
+    for child in node.children { try visit(child, shift: below(shift), body) }
   }
 }
 
@@ -268,7 +289,7 @@ extension ChunkTree where Element: Equatable {
     guard count == rhs.children.count else { return false }
     var slot = ChunkNode.firstDifferentChild(lhs, rhs, from: 0)
     while slot < count {
-      guard equal(lhs.children[slot], rhs.children[slot], shift: shift - bits) else { return false }
+      guard equal(lhs.children[slot], rhs.children[slot], shift: below(shift)) else { return false }
       slot = ChunkNode.firstDifferentChild(lhs, rhs, from: slot + 1)
     }
     return true
@@ -276,7 +297,7 @@ extension ChunkTree where Element: Equatable {
 
   /// Calls `body` with the position of each element that differs from `old`'s at the same
   /// position, in order; the counts must be equal. Shared nodes are skipped unread: a change
-  /// of one element costs O(64 · depth).
+  /// of one element costs O(64 + 16 · depth).
   func forEachDifference<E: Error>(
     from old: ChunkTree, _ body: (Int, Element, Element) throws(E) -> Void
   ) throws(E) {
@@ -300,7 +321,7 @@ extension ChunkTree where Element: Equatable {
     var slot = ChunkNode.firstDifferentChild(old, new, from: 0)
     while slot < count {
       try differences(
-        old.children[slot], new.children[slot], shift: shift - bits, base: base + slot &<< shift,
+        old.children[slot], new.children[slot], shift: below(shift), base: base + slot &<< shift,
         body)
       slot = ChunkNode.firstDifferentChild(old, new, from: slot + 1)
     }

@@ -127,10 +127,13 @@ private func change(
     expectSame(array, model, "step \(step)")
     #expect(Array(snapshot) == before, "step \(step): the snapshot changed")
   }
-  // Growing across the 4,096 and 262,144 boundaries: a deeper root, then back.
+  // Appending across the 64, 1,024 and 16,384 boundaries (a root one level deeper each time),
+  // then the same built at once.
   var big = IdentifiedArrayOf<Row>()
-  for id in 0..<(4_096 * 2 + 1) { big.append(Row(id: id)) }
-  #expect(big.count == 8_193 && big[8_192].id == 8_192 && big.index(id: 4_096) == 4_096)
+  for id in 0..<16_385 { big.append(Row(id: id)) }
+  #expect(big.count == 16_385 && big[16_384].id == 16_384 && big.index(id: 4_096) == 4_096)
+  #expect(big == IdentifiedArray(uniqueElements: (0..<16_385).map { Row(id: $0) }))
+  #expect(Array(big).map(\.id) == Array(0..<16_385))
   let copy = big
   big[4_096].text = "changed"
   #expect(copy[4_096].text == "" && big[4_096].text == "changed" && copy != big)
