@@ -418,9 +418,14 @@ uint64_t tca_store_version(const tca_store *store);
  * the host saw (tca_store_version, a subscriber, tca_store_state's version); the current version
  * is then tca_store_version.
  *
+ * Cost: for a state that patches itself (the todos feature's), what changed: a toggle's patch
+ * costs the same at 100,000 todos as at 1,000; other states are encoded and diffed whole
+ * (docs/state-changes.md).
+ *
  * How far back: the store keeps the states of its last 16 versions (the current one and the 15
- * before it). Memory: a kept state shares its storage with the next one except for what changed
- * in a collection, which is copied whole: in the worst case, 16 copies of the state.
+ * before it). Memory: a kept state shares its storage with the next one except for what changed:
+ * an identified list keeps its own copy of only the chunks on the way to a changed element (a
+ * few KB), other collections are copied whole: in the worst case, 16 copies of them.
  *
  * out_json, out_length: as tca_store_state (the caller frees with tca_string_free()).
  * Thread: any; never waits for a callback (it waits for a run in progress, as tca_store_state).
