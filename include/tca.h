@@ -376,6 +376,10 @@ tca_status tca_store_state_borrow(tca_store *store, const char **out_json, size_
  * One part of the state, named by a JSON Pointer (RFC 6901, in its JSON string form): "" for the
  * whole state, "/count", "/todos/0/title", "/a~1b" for the member "a/b".
  *
+ * Cost: an element of an identified list that the state follows itself ("/todos/3", todos'
+ * state) is encoded alone, changed or not; any other part is looked up in the state's JSON
+ * (encoded first if it changed; docs/state-changes.md).
+ *
  * out_json, out_length: as tca_store_state.
  *
  * Returns TCA_OK; TCA_ERR_INVALID_HANDLE; TCA_ERR_INVALID_ARGUMENT (json_pointer or out_json

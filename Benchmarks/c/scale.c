@@ -77,6 +77,7 @@ enum workload {
   READ_UNCHANGED,
   BORROW_UNCHANGED,
   GET_ONE,
+  GET_AFTER_CHANGE,
   PATCH_PREVIOUS,
   TOGGLE_AND_PATCH,
   WORKLOADS
@@ -90,6 +91,7 @@ static const char *const names[WORKLOADS] = {
     "state read, unchanged (tca_store_state: a copy for the host)",
     "state borrowed (tca_store_state_borrow), unchanged",
     "get one element (/todos/middle), unchanged",
+    "get one element (/todos/middle) after a change",
     "patch since the previous version",
     "toggle + version + patch since the previous",
 };
@@ -129,6 +131,13 @@ static uint64_t once(tca_store *store, enum workload workload, const char *middl
     return now_ns() - start;
   }
   case GET_ONE:
+    start = now_ns();
+    if (tca_store_get(store, middle, &json, NULL) != TCA_OK) die("tca_store_get");
+    end = now_ns();
+    tca_string_free(json);
+    return end - start;
+  case GET_AFTER_CHANGE:
+    toggle(store);
     start = now_ns();
     if (tca_store_get(store, middle, &json, NULL) != TCA_OK) die("tca_store_get");
     end = now_ns();

@@ -142,3 +142,12 @@ extension Todos.State: JSONPatchable {
     try StatePatch.member(before, after, at: path + "/filteredTodos", into: &operations)
   }
 }
+
+extension Todos.State: JSONPointable {
+  /// A todo (`/todos/3`) or a value inside one (`/todos/3/isComplete`), encoded alone; anything
+  /// else is looked up in the state's text.
+  public func json(at tokens: ArraySlice<String>) -> [UInt8]? {
+    guard tokens.first == "todos", tokens.count > 1 else { return nil }
+    return todos.json(at: tokens.dropFirst())
+  }
+}

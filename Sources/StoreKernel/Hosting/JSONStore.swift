@@ -172,6 +172,14 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
     guard !store.isClosed else { throw .closed }
     let version = readVersion()
     var tree = cacheLock.withLock { trees.last { $0.version == version }?.tree }
+    // NB: a state that follows pointers itself (``JSONPointable``) encodes only the value it
+    // finds, changed or not; a parsed tree, when there is one, is cheaper still.
+    if tree == nil, let tokens = JSONPointer.tokens(pointer) {
+      let (state, _) = store.stateAndVersion
+      if let pointable = state as? any JSONPointable, let found = pointable.json(at: tokens[...]) {
+        return found
+      }
+    }
     if tree == nil {
       // NB: a tree costs a parse of the whole state: made at the second lookup of a version, so
       // a host that gets one value per change pays only the text scan, and one that reads many
