@@ -4,6 +4,11 @@
  * alternative is the same workload at 1,000 todos; the target is at most 3x that figure, and
  * toggle + patch at 100,000 todos at most 20 µs. Prints one JSON line per row (Benchmarks/run.py).
  *
+ * Which rows are O(n) by contract: `tca_store_state` returns a new copy of the whole state JSON
+ * (the caller frees it), so both of its rows copy n bytes; `tca_store_state_borrow` is the O(1)
+ * read. "send after a state read" times the send alone, but right after the host read the whole
+ * state (14 MB at 100,000 todos), which leaves the caches cold (docs/state-changes.md).
+ *
  *   build/bench/scalebench
  *
  * Settings from the environment: BENCH_SAMPLES (default 41; at most 15 used here: the 100,000
@@ -72,6 +77,7 @@ enum workload {
   READ_UNCHANGED,
   BORROW_UNCHANGED,
   GET_ONE,
+  GET_AFTER_CHANGE,
   PATCH_PREVIOUS,
   TOGGLE_AND_PATCH,
   WORKLOADS
@@ -81,10 +87,11 @@ static const char *const names[WORKLOADS] = {
     "send (toggle)",
     "send after a state read",
     "version after a change",
-    "state read after a change",
-    "state read, unchanged",
+    "state read after a change (tca_store_state: changed chunks encoded, then a copy)",
+    "state read, unchanged (tca_store_state: a copy for the host)",
     "state borrowed (tca_store_state_borrow), unchanged",
     "get one element (/todos/middle), unchanged",
+    "get one element (/todos/middle) after a change",
     "patch since the previous version",
     "toggle + version + patch since the previous",
 };
@@ -124,6 +131,13 @@ static uint64_t once(tca_store *store, enum workload workload, const char *middl
     return now_ns() - start;
   }
   case GET_ONE:
+    start = now_ns();
+    if (tca_store_get(store, middle, &json, NULL) != TCA_OK) die("tca_store_get");
+    end = now_ns();
+    tca_string_free(json);
+    return end - start;
+  case GET_AFTER_CHANGE:
+    toggle(store);
     start = now_ns();
     if (tca_store_get(store, middle, &json, NULL) != TCA_OK) die("tca_store_get");
     end = now_ns();

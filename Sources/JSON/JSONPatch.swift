@@ -19,6 +19,18 @@ public enum JSONPatch {
     return operations
   }
 
+  /// Appends to `operations` the operations that turn `old` into `new`, their paths under
+  /// `pointer` (a JSON Pointer, escaped: "" for the root): for a caller that diffs a part of a
+  /// document it knows changed, such as one element of a large list.
+  ///
+  ///     JSONPatch.diff(from: oldTodo, to: newTodo, at: "/todos/3", into: &operations)
+  ///     // [{"op":"replace","path":"/todos/3/isComplete","value":true}]
+  public static func diff(
+    from old: JSONValue, to new: JSONValue, at pointer: String, into operations: inout [JSONValue]
+  ) {
+    diff(old, new, path: pointer, into: &operations)
+  }
+
   /// `document` with `operations` applied in order; throws `.shape` naming the failing
   /// operation's index when one does not apply (a `test` that fails, a path that is not there).
   public static func apply(_ operations: [JSONValue], to document: JSONValue) throws(JSONError)
@@ -70,6 +82,8 @@ public enum JSONPatch {
   enum Step {
     case key(String)
     case index(Int)
+    /// A JSON Pointer's text, escaped already.
+    case pointer(String)
   }
 
   struct Path {
@@ -87,19 +101,14 @@ public enum JSONPatch {
       switch step {
       case .key(let key): text += escape(key)
       case .index(let index): text += String(index)
+      case .pointer(let pointer): text.removeLast(); text += pointer
       }
     }
   }
 
   static func diff(_ old: JSONValue, _ new: JSONValue, path: String, into ops: inout [JSONValue]) {
     var steps = Path()
-    if !path.isEmpty {
-      for token in path.utf8.dropFirst().split(
-        separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-      {
-        steps.steps.append(.key(String(decoding: token, as: UTF8.self)))
-      }
-    }
+    if !path.isEmpty { steps.steps.append(.pointer(path)) }
     diff(old, new, path: &steps, into: &ops)
   }
 

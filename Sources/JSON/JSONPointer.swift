@@ -54,6 +54,25 @@ public enum JSONPointer {
   ///     "/todos/" + JSONPointer.escape(key)
   public static func escape(_ name: String) -> String { escapePointerToken(name) }
 
+  /// The unescaped reference tokens of `pointer` ("/a~1b/0" → ["a/b", "0"]), nil if it is
+  /// malformed: for a caller that follows a pointer through its own values first.
+  public static func tokens(_ pointer: String) -> [String]? {
+    guard let tokens = try? referenceTokens(pointer) else { return nil }
+    return tokens.map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The array index `token` names (`0`, or digits without a leading zero), nil if none.
+  public static func arrayIndex(_ token: String) -> Int? {
+    try? index(Array(token.utf8), place: "")
+  }
+
+  /// The pointer of `tokens` (escaped): the inverse of ``tokens(_:)``.
+  public static func pointer(_ tokens: some Sequence<String>) -> String {
+    var text = ""
+    for token in tokens { text += "/" + escape(token) }
+    return text
+  }
+
   /// The unescaped reference tokens of `pointer`, as UTF-8.
   static func referenceTokens(_ pointer: String) throws(JSONError) -> [[UInt8]] {
     var tokens: [[UInt8]] = []

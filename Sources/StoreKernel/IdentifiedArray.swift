@@ -10,15 +10,21 @@ import JSON
 ///
 /// Nothing traps on ids: adding an element whose id is present does nothing (``append(_:)``
 /// says so), and changing an element's id in place replaces any other element with that id.
+///
+/// Costs: the elements are a persistent tree of chunks (``ChunkTree``), so a copy (a store's
+/// snapshot of its state) is O(1), changing one element copies O(log n) of it, and `==` skips
+/// what two arrays share. Inserting, removing and moving re-index the positions after the
+/// change (O(n)); the ids and their index are plain arrays and dictionaries, untouched when an
+/// element changes in place.
 public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element.ID == ID {
-  @usableFromInline var _elements: [Element]
+  @usableFromInline var _elements: ChunkTree<Element>
   @usableFromInline var _ids: [ID]
   @usableFromInline var _index: [ID: Int]
 
   /// An empty array.
   @inlinable
   public init() {
-    _elements = []
+    _elements = ChunkTree()
     _ids = []
     _index = [:]
   }
@@ -26,7 +32,13 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   /// The elements in order; a later element with an id already seen is dropped.
   public init(uniqueElements elements: some Sequence<Element>) {
     self.init()
-    for element in elements { append(element) }
+    var kept: [Element] = []
+    for element in elements where _index[element.id] == nil {
+      _index[element.id] = kept.count
+      _ids.append(element.id)
+      kept.append(element)
+    }
+    _elements = ChunkTree(kept)
   }
 
   /// The ids, in order.
@@ -35,7 +47,7 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
 
   /// The elements, in order.
   @inlinable
-  public var elements: [Element] { _elements }
+  public var elements: [Element] { Array(self) }
 
   /// The position of the element with `id`.
   @inlinable
@@ -90,7 +102,7 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
     _ids[position] = element.id
     _index[element.id] = position
     if let other {
-      _elements.remove(at: other)
+      _ = _elements.remove(at: other)
       _ids.remove(at: other)
       reindex(from: Swift.min(other, position))
     }
@@ -145,8 +157,8 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   /// Removes the element at `position`; nil if out of range.
   @discardableResult
   public mutating func remove(at position: Int) -> Element? {
-    guard _elements.indices.contains(position) else { return nil }
-    let element = _elements.remove(at: position)
+    guard position >= 0, position < _ids.count, let element = _elements.remove(at: position)
+    else { return nil }
     _ids.remove(at: position)
     _index[element.id] = nil
     reindex(from: position)
@@ -155,25 +167,26 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
 
   /// Removes the elements that satisfy `shouldBeRemoved`.
   public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
-    let kept = try _elements.filter { try !shouldBeRemoved($0) }
+    let kept = try self.filter { try !shouldBeRemoved($0) }
     guard kept.count != _elements.count else { return }
     self = IdentifiedArray(uniqueElements: kept)
   }
 
   /// Removes every element.
   public mutating func removeAll() {
-    _elements.removeAll()
+    _elements = ChunkTree()
     _ids.removeAll()
     _index.removeAll()
   }
 
   /// Moves the element at `source` so that it ends up at `destination` (both clamped).
   public mutating func move(from source: Int, to destination: Int) {
-    guard _elements.indices.contains(source) else { return }
-    let destination = Swift.min(Swift.max(destination, 0), _elements.count - 1)
+    guard source >= 0, source < _ids.count else { return }
+    let destination = Swift.min(Swift.max(destination, 0), _ids.count - 1)
     guard source != destination else { return }
-    let element = _elements.remove(at: source)
-    _elements.insert(element, at: destination)
+    _elements.replaceSuffix(from: Swift.min(source, destination)) { tail, base in
+      tail.insert(tail.remove(at: source - base), at: destination - base)
+    }
     let id = _ids.remove(at: source)
     _ids.insert(id, at: destination)
     reindex(from: Swift.min(source, destination))
@@ -181,15 +194,19 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
 
   /// Sorts the elements in place.
   public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
-    try _elements.sort(by: areInIncreasingOrder)
-    _ids = _elements.map(\.id)
+    var sorted = Array(self)
+    try sorted.sort(by: areInIncreasingOrder)
+    _elements = ChunkTree(sorted)
+    _ids = sorted.map(\.id)
     reindex(from: 0)
   }
 
   /// Swaps two elements (out-of-range positions: nothing).
   public mutating func swapAt(_ i: Int, _ j: Int) {
-    guard _elements.indices.contains(i), _elements.indices.contains(j), i != j else { return }
-    _elements.swapAt(i, j)
+    guard i >= 0, i < _ids.count, j >= 0, j < _ids.count, i != j else { return }
+    let first = _elements[i]
+    _elements[i] = _elements[j]
+    _elements[j] = first
     _ids.swapAt(i, j)
     _index[_ids[i]] = i
     _index[_ids[j]] = j
@@ -197,7 +214,9 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
 
   /// The elements that satisfy `isIncluded`, as an identified array.
   public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> IdentifiedArray {
-    IdentifiedArray(uniqueElements: try _elements.filter(isIncluded))
+    var kept: [Element] = []
+    for element in self where try isIncluded(element) { kept.append(element) }
+    return IdentifiedArray(uniqueElements: kept)
   }
 
   @usableFromInline
@@ -218,6 +237,34 @@ extension IdentifiedArray: RandomAccessCollection {
   @inlinable public var endIndex: Int { _elements.count }
   @inlinable public func index(after i: Int) -> Int { i + 1 }
   @inlinable public func index(before i: Int) -> Int { i - 1 }
+
+  /// The elements in order, a leaf at a time.
+  @inlinable
+  public func makeIterator() -> Iterator { Iterator(_elements) }
+
+  /// Iterates the elements a leaf of the tree at a time (O(1) per element).
+  public struct Iterator: IteratorProtocol {
+    @usableFromInline let tree: ChunkTree<Element>
+    @usableFromInline var leaf: ContiguousArray<Element> = []
+    @usableFromInline var offset = 0
+    @usableFromInline var position = 0
+
+    @inlinable
+    init(_ tree: ChunkTree<Element>) { self.tree = tree }
+
+    @inlinable
+    public mutating func next() -> Element? {
+      if offset == leaf.count {
+        guard position < tree.count else { return nil }
+        leaf = tree.leaf(at: position).elements
+        offset = 0
+      }
+      let element = leaf[offset]
+      offset += 1
+      position += 1
+      return element
+    }
+  }
 
   /// The element at `position` (which must be valid, as for `Array`). Setting it keeps ids
   /// unique: an element with another id re-keys the position.
@@ -249,10 +296,23 @@ extension IdentifiedArray: Equatable where Element: Equatable {
   public static func == (lhs: IdentifiedArray, rhs: IdentifiedArray) -> Bool {
     lhs._elements == rhs._elements
   }
+
+  /// Whether both arrays hold the same ids in the same order, as far as an O(1) look tells:
+  /// true when they share their list of ids (an element changed in place keeps it shared).
+  @inlinable
+  public func sharesIDs(with other: IdentifiedArray) -> Bool {
+    guard _ids.count == other._ids.count else { return false }
+    return _ids.withUnsafeBufferPointer { mine in
+      other._ids.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+    }
+  }
 }
 
 extension IdentifiedArray: Hashable where Element: Hashable {
-  public func hash(into hasher: inout Hasher) { hasher.combine(_elements) }
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(count)
+    for element in self { hasher.combine(element) }
+  }
 }
 
 extension IdentifiedArray: Sendable where Element: Sendable, ID: Sendable {}
@@ -260,7 +320,7 @@ extension IdentifiedArray: Sendable where Element: Sendable, ID: Sendable {}
 extension IdentifiedArray: Encodable where Element: Encodable {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
-    try container.encode(_elements)
+    try container.encode(elements)
   }
 }
 
@@ -274,7 +334,7 @@ extension IdentifiedArray: Decodable where Element: Decodable {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
             codingPath: container.codingPath,
-            debugDescription: "repeated id \(shownID(element.id)) at position \(_elements.count)"))
+            debugDescription: "repeated id \(shownID(element.id)) at position \(_ids.count)"))
       }
     }
   }
@@ -282,12 +342,12 @@ extension IdentifiedArray: Decodable where Element: Decodable {
 
 extension IdentifiedArray: CustomReflectable {
   public var customMirror: Mirror {
-    Mirror(self, unlabeledChildren: _elements, displayStyle: .collection)
+    Mirror(self, unlabeledChildren: elements, displayStyle: .collection)
   }
 }
 
 extension IdentifiedArray: CustomStringConvertible {
-  public var description: String { _elements.description }
+  public var description: String { elements.description }
 }
 
 /// An element's id as a decoding error names it: a string quoted and escaped as JSON escapes it

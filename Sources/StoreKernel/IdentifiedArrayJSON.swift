@@ -1,4 +1,5 @@
 import JSON
+import Synchronization
 
 // The identified array's direct JSON paths (``JSONCodable``): a plain JSON array of its
 // elements, as its Codable conformance.
@@ -8,19 +9,71 @@ extension IdentifiedArray: JSONDecodable where Element: JSONDecodable {
   /// that `init(from:)` reports it with its place.
   public init(json: JSONValueReader) throws(JSONDeclined) {
     let count = try json.arrayCount()
-    var array = IdentifiedArray()
-    array._elements.reserveCapacity(count)
-    array._ids.reserveCapacity(count)
-    array._index.reserveCapacity(count)
+    var elements: [Element] = []
+    var ids: [ID] = []
+    var index: [ID: Int] = [:]
+    elements.reserveCapacity(count)
+    ids.reserveCapacity(count)
+    index.reserveCapacity(count)
     try json.forEachElement { (element) throws(JSONDeclined) in
-      guard array.append(try Element(json: element)).inserted else { throw JSONDeclined() }
+      let decoded = try Element(json: element)
+      guard index.updateValue(ids.count, forKey: decoded.id) == nil else { throw JSONDeclined() }
+      ids.append(decoded.id)
+      elements.append(decoded)
     }
+    var array = IdentifiedArray()
+    array._elements = ChunkTree(elements)
+    array._ids = ids
+    array._index = index
     self = array
   }
 }
 
 extension IdentifiedArray: JSONEncodable where Element: JSONEncodable {
+  /// A JSON array of the elements.
+  ///
+  /// NB: each leaf of the tree keeps its elements' text once encoded (``ChunkNode/encoded``),
+  /// and a changed leaf is a new node: encoding the array again after a change encodes only
+  /// the leaves that changed (64 elements each) and copies the others' text.
   public func encode(json: JSONValueWriter) throws(JSONDeclined) {
-    try _elements.encode(json: json)
+    try json.array { (array) throws(JSONDeclined) in
+      try _elements.forEachLeaf { (leaf) throws(JSONDeclined) in
+        try array.writeEncoded(
+          cachedEncoding(leaf.encoded, depth: array.depth) { () throws(JSONDeclined) in
+            try array.encodedElements(leaf.elements)
+          },
+          count: leaf.elements.count)
+      }
+    }
   }
+}
+
+extension IdentifiedArray where ID: JSONEncodable {
+  /// Writes the ids, in order, as elements of `array`: for a derived list of ids (`todos`'
+  /// `filteredTodos` under the filter "all"), each leaf's text kept as the elements' is.
+  ///
+  ///     try object.array(forKey: "ids") { array throws(JSONDeclined) in
+  ///       try todos.encodeIDs(into: &array)
+  ///     }
+  public func encodeIDs(into array: inout JSONArrayWriter) throws(JSONDeclined) {
+    let depth = array.depth
+    try _elements.forEachLeaf { (leaf) throws(JSONDeclined) in
+      let text = try cachedEncoding(leaf.encodedIDs, depth: depth) { () throws(JSONDeclined) in
+        try array.encodedElements(leaf.elements.lazy.map(\.id))
+      }
+      array.writeEncoded(text, count: leaf.elements.count)
+    }
+  }
+}
+
+/// The text in `cache` if it was made at `depth`, else what `make` makes (kept in `cache`
+/// when it is empty).
+func cachedEncoding(
+  _ cache: borrowing AtomicLazyReference<EncodedChunk>, depth: Int,
+  _ make: () throws(JSONDeclined) -> [UInt8]
+) throws(JSONDeclined) -> [UInt8] {
+  if let hit = cache.load(), hit.depth == depth { return hit.text }
+  let text = try make()
+  if cache.load() == nil { _ = cache.storeIfNil(EncodedChunk(depth: depth, text: text)) }
+  return text
 }

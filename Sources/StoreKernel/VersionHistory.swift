@@ -7,8 +7,9 @@
 ///
 /// NB: it keeps the values themselves: copy-on-write makes recording free, and a kept state
 /// shares its storage with the next one until that is changed. What it costs is memory: up to
-/// ``limit`` states that each differ from the next, in the worst case `limit` full copies of
-/// a large collection (one change to a 100,000-element array per version).
+/// ``limit`` states that each differ from the next. An ``IdentifiedArray`` (a persistent tree)
+/// differs from the next version by the chunks on the way to what changed; a plain array or
+/// dictionary is copied whole, in the worst case `limit` full copies of a large one.
 @usableFromInline
 struct VersionHistory<State> {
   /// How many versions are kept: the current one and the `limit - 1` before it.

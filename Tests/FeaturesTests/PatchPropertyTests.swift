@@ -185,7 +185,24 @@ private func patch(_ host: HostHarness, since: UInt64) throws -> [JSONValue] {
 
 @Test(arguments: ["counter", "todos", "dice", "matchscores"])
 func patchesReplayRandomSequences(_ feature: String) throws {
-  let host = try HostHarness(feature, seed: 7)
+  try replayRandomSequence(feature, try HostHarness(feature, seed: 7), steps: steps)
+}
+
+/// Todos from a list of 300: several chunks of the identified array's tree (64 elements each),
+/// so that patches are made by walking the trees past shared chunks, and by the fallback after
+/// inserts, removals and moves.
+@Test func patchesReplayRandomSequencesOnALargeTodosList() throws {
+  let todos = (0..<300).map { index in
+    let hex = String(index, radix: 16)
+    let id = "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - hex.count) + hex
+    return #"{"id":"\#(id)","description":"todo \#(index)","isComplete":\#(index % 3 == 0)}"#
+  }
+  let state = #"{"filter":"all","todos":[\#(todos.joined(separator: ","))]}"#
+  try replayRandomSequence(
+    "todos", try HostHarness("todos", state: state, seed: 7), steps: steps / 4)
+}
+
+private func replayRandomSequence(_ feature: String, _ host: HostHarness, steps: Int) throws {
   var rng = SeededGenerator(state: 0x5EED ^ UInt64(feature.utf8.count))
   // The state JSON of the last eleven versions seen, oldest first.
   var seen: [(version: UInt64, json: JSONValue)] = [
@@ -262,4 +279,34 @@ func patchesReplayRandomSequences(_ feature: String) throws {
   let edit = JSONPatch.diff(from: old, to: edited)
   #expect(edit.count == 2)
   #expect(try JSONPatch.apply(edit, to: old) == edited)
+}
+
+/// `get` of one todo after a change encodes that todo only (``JSONPointable``) and finds what the
+/// text lookup finds; pointers it does not follow (the list, a leading zero, a member not there)
+/// go to the text lookup.
+@Test func getFollowsPointersIntoALargeTodosListAfterAChange() throws {
+  let todos = (0..<200).map { index in
+    let hex = String(index, radix: 16)
+    let id = "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - hex.count) + hex
+    return #"{"id":"\#(id)","description":"a/b~\#(index)","isComplete":false}"#
+  }
+  let host = try HostHarness(
+    "todos", state: #"{"filter":"all","todos":[\#(todos.joined(separator: ","))]}"#)
+  try host.send(
+    #"{"todos":{"element":{"id":"00000000-0000-4000-8000-000000000096","action":"checkBoxToggled"}}}"#
+  )
+  let pointers = [
+    "/todos/150", "/todos/150/isComplete", "/todos/199/description", "/todos/0/id", "/todos/01",
+    "/todos/200", "/todos/-", "/todos/3/missing", "/todos", "/filter", "/filteredTodos/150", "",
+  ]
+  for pointer in pointers {
+    let state = try host.store.stateJSON()
+    let expected = try? JSONPointer.lookup(pointer, in: state)
+    let found = try host.store.value(at: pointer)
+    // NB: nil from `value(at:)` means "look it up in the text", which the C API then does.
+    #expect((found ?? expected) == expected, "\(pointer)")
+    if pointer.hasPrefix("/todos/1") { #expect(found != nil, "\(pointer): not followed") }
+  }
+  #expect(
+    try host.store.value(at: "/todos/150/isComplete") == Array("true".utf8))
 }

@@ -119,6 +119,11 @@ public struct Todos: Reducer, Sendable {
         }
 
       case .sortCompletedTodos:
+        // NB: a list already sorted is left as it is: rebuilding it would make every chunk of
+        // the list new, and the next version check and patch O(n) (docs/state-changes.md).
+        guard let firstComplete = state.todos.firstIndex(where: \.isComplete),
+          state.todos[firstComplete...].contains(where: { !$0.isComplete })
+        else { return .none }
         let sorted =
           state.todos.elements.filter { !$0.isComplete } + state.todos.elements.filter(\.isComplete)
         state.todos = IdentifiedArray(uniqueElements: sorted)

@@ -28,7 +28,9 @@ extension Todos.State: JSONCodable {
       // todos are in `todos` already (a derived value does not repeat the state, issue 16).
       let filter = self.filter
       try object.array(forKey: "filteredTodos") { (array) throws(JSONDeclined) in
-        for todo in todos.elements where filter.shows(todo) { try array.encode(todo.id) }
+        // NB: under "all", every id, each chunk's text kept from the last encoding.
+        if filter == .all { return try todos.encodeIDs(into: &array) }
+        for todo in todos where filter.shows(todo) { try array.encode(todo.id) }
       }
     }
   }
@@ -122,5 +124,30 @@ extension Todo.Action: JSONCodable {
     case let .textFieldChanged(description):
       try json.enumCase("textFieldChanged", payload: description)
     }
+  }
+}
+
+extension Todos.State: JSONPatchable {
+  /// The filter when it changed, each todo that changed in place (by walking the list's
+  /// chunks: O(changed · log n)), and `filteredTodos` only when it can have changed: under
+  /// "all" it is every id, so it is the same while the list's ids are.
+  public func patch(
+    from old: Todos.State, at path: String, into operations: inout [JSONValue]
+  ) throws(JSONError) {
+    try StatePatch.member(old.filter, filter, at: path + "/filter", into: &operations)
+    try todos.patch(from: old.todos, at: path + "/todos", into: &operations)
+    if filter == .all, old.filter == .all, todos.sharesIDs(with: old.todos) { return }
+    let before = old.todos.filter(old.filter.shows).ids
+    let after = todos.filter(filter.shows).ids
+    try StatePatch.member(before, after, at: path + "/filteredTodos", into: &operations)
+  }
+}
+
+extension Todos.State: JSONPointable {
+  /// A todo (`/todos/3`) or a value inside one (`/todos/3/isComplete`), encoded alone; anything
+  /// else is looked up in the state's text.
+  public func json(at tokens: ArraySlice<String>) -> [UInt8]? {
+    guard tokens.first == "todos", tokens.count > 1 else { return nil }
+    return todos.json(at: tokens.dropFirst())
   }
 }

@@ -184,7 +184,7 @@ public struct JSONObjectWriter {
 /// The elements of an array being written, in order.
 public struct JSONArrayWriter {
   let writer: JSONValueWriter
-  private var count = 0
+  fileprivate var count = 0
 
   init(_ writer: JSONValueWriter) { self.writer = writer }
 
@@ -192,5 +192,43 @@ public struct JSONArrayWriter {
     if count > 0 { writer.out.pointee.append(ASCII.comma) }
     count += 1
     try value.encode(json: writer)
+  }
+}
+
+// MARK: - Encoded runs of elements
+
+extension JSONArrayWriter {
+  /// How deep the array's elements are written (an encoded run is valid at its depth only:
+  /// the encoder declines values nested past ``JSONParser/maxDepth``).
+  public var depth: Int { writer.depth }
+
+  /// The text `a,b,c` of `elements` as this array writes them, for a caller that keeps it
+  /// (``writeEncoded(_:count:)``), such as a chunk of a persistent array.
+  ///
+  ///     let text = try array.encodedElements([1, 2])  // "1,2"
+  ///     array.writeEncoded(text, count: 2)
+  public func encodedElements<S: Sequence>(
+    _ elements: S
+  ) throws(JSONDeclined) -> [UInt8] where S.Element: JSONEncodable {
+    var out = OutputBuffer(capacity: 1024)
+    try withUnsafeMutablePointer(to: &out) { (out) throws(JSONDeclined) in
+      let element = JSONValueWriter(out, depth: writer.depth)
+      var first = true
+      for value in elements {
+        if !first { out.pointee.append(ASCII.comma) }
+        first = false
+        try value.encode(json: element)
+      }
+    }
+    return out.bytes()
+  }
+
+  /// Writes `count` elements given as their text `a,b,c`, made by
+  /// ``encodedElements(_:)`` at this ``depth`` (not checked: the text is copied as is).
+  public mutating func writeEncoded(_ text: [UInt8], count: Int) {
+    guard count > 0 else { return }
+    if self.count > 0 { writer.out.pointee.append(ASCII.comma) }
+    self.count += count
+    text.withUnsafeBufferPointer { writer.out.pointee.append($0) }
   }
 }

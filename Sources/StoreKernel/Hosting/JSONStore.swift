@@ -142,15 +142,44 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
     guard since < version, let old else {
       throw .versionGone(since, oldest: store.oldestKeptVersion, current: version)
     }
+    // NB: a state that patches itself (``JSONPatchable``) costs what changed; any other is
+    // encoded and parsed (each version once, see `trees`) and the trees are diffed.
+    if let patchable = state as? any JSONPatchable {
+      do throws(JSONError) {
+        if let operations = try Self.operations(from: old, to: patchable) {
+          return JSONWriter.write(.array(operations))
+        }
+      } catch {
+        throw .json(error)
+      }
+    }
     let oldTree = try tree(of: old, at: since)
     let newTree = try tree(of: state, at: version)
     return JSONWriter.write(.array(JSONPatch.diff(from: oldTree, to: newTree)))
+  }
+
+  /// The operations from `old` to `new`, made by `new`'s type (nil if `old` is not of it).
+  private static func operations<P: JSONPatchable>(
+    from old: State, to new: P
+  ) throws(JSONError) -> [JSONValue]? {
+    guard let old = old as? P else { return nil }
+    var operations: [JSONValue] = []
+    try new.patch(from: old, at: "", into: &operations)
+    return operations
   }
 
   func value(at pointer: String) throws(StoreError) -> [UInt8]? {
     guard !store.isClosed else { throw .closed }
     let version = readVersion()
     var tree = cacheLock.withLock { trees.last { $0.version == version }?.tree }
+    // NB: a state that follows pointers itself (``JSONPointable``) encodes only the value it
+    // finds, changed or not; a parsed tree, when there is one, is cheaper still.
+    if tree == nil, let tokens = JSONPointer.tokens(pointer) {
+      let (state, _) = store.stateAndVersion
+      if let pointable = state as? any JSONPointable, let found = pointable.json(at: tokens[...]) {
+        return found
+      }
+    }
     if tree == nil {
       // NB: a tree costs a parse of the whole state: made at the second lookup of a version, so
       // a host that gets one value per change pays only the text scan, and one that reads many

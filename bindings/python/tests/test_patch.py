@@ -119,12 +119,30 @@ ACTIONS = {
 
 @pytest.mark.parametrize("feature", sorted(ACTIONS))
 def test_patches_replay_random_sequences(feature):
+    replay_random_sequence(feature, None, STEPS)
+
+
+def test_patches_replay_random_sequences_on_a_large_todos_list():
+    # NB: 300 todos span several 64-element chunks of the list's tree: patches of changes in
+    # place are made by walking past shared chunks, others by the fallback diff (issue 16).
+    todos = [
+        {
+            "id": f"00000000-0000-4000-8000-{index:012x}",
+            "description": f"todo {index}",
+            "isComplete": index % 3 == 0,
+        }
+        for index in range(300)
+    ]
+    replay_random_sequence("todos", {"filter": "all", "todos": todos}, STEPS // 4)
+
+
+def replay_random_sequence(feature, state, steps):
     rng = random.Random(feature)
     # NB: queued requests: nobody answers them; the generator feeds answers as actions.
-    with tca.Store(feature, clock="manual", seed=7, requests="queued") as store:
+    with tca.Store(feature, state, clock="manual", seed=7, requests="queued") as store:
         seen = [(store.version, store.snapshot())]
         changed = 0
-        for step in range(STEPS):
+        for step in range(steps):
             if rng.randrange(100) < 8:
                 store.advance(rng.choice([50, 150, 400, 1100]))
             else:
@@ -144,7 +162,7 @@ def test_patches_replay_random_sequences(feature):
                 assert patch == []
             del seen[:-11]
         # NB: a generator that changed nothing would make the checks vacuous.
-        assert changed > STEPS // 5
+        assert changed > steps // 5
 
 
 def test_state_is_kept_current_by_patches():
