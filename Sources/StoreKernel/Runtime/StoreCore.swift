@@ -184,14 +184,14 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     node.sequence = nextSequence
     node.parent = region
     node.origin = origin
-    region.children[ObjectIdentifier(node)] = node
+    region.append(node)
     if !(node is Region) { liveLeafCount += 1 }
   }
 
   /// Ends a leaf: detaches it, calls its `done`, and lets its region finish if that was the last.
   func finish(_ leaf: EffectNode) {
     guard let parent = leaf.parent else { return }
-    parent.children[ObjectIdentifier(leaf)] = nil
+    parent.remove(leaf)
     leaf.parent = nil
     liveLeafCount -= 1
     let done = leaf.done
@@ -202,14 +202,14 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
 
   /// Finishes `region` if its body is done and nothing runs in it any more.
   func settle(_ region: Region) {
-    guard region.bodyDone, region.children.isEmpty, !region.finished else { return }
+    guard region.bodyDone, region.hasNoChildren, !region.finished else { return }
     region.finished = true
     if let id = region.id, var regions = cancellables[id] {
       regions.removeAll { $0 === region }
       cancellables[id] = regions.isEmpty ? nil : regions
     }
     guard let parent = region.parent else { return }
-    parent.children[ObjectIdentifier(region)] = nil
+    parent.remove(region)
     region.parent = nil
     let done = region.done
     region.done = nil
@@ -402,7 +402,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     var leaves: [EffectNode] = []
     var regions = regions
     while let region = regions.popLast() {
-      for child in region.children.values {
+      for child in region.orderedChildren {
         if let child = child as? Region { regions.append(child) } else { leaves.append(child) }
       }
     }
@@ -464,19 +464,13 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     return nil
   }
 
-  /// What a host said about a request.
-  enum Answer {
-    case value(UnsafeBufferPointer<UInt8>)
-    case failure(String)
-    case complete
-  }
-
   /// Checks and decodes an answer on the caller's thread, then queues it for the holder.
   ///
   /// NB: checking here, not when the answer is applied, is what lets `respond` return its error
   /// (unknown id, double answer, wrong shape) to the caller even when another thread holds the
   /// store. An answer of the wrong shape leaves the request waiting for a good one.
-  func accept(_ answer: Answer, for id: UInt64) throws(StoreError) {
+  @usableFromInline
+  func accept(_ answer: HostAnswer, for id: UInt64) throws(StoreError) {
     guard !isClosed else { throw .closed }
     let (kind, decode) = try requests.withLock { (table) throws(StoreError) in
       let request = try table.openRequest(id)
@@ -580,6 +574,14 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     guard let trace else { return }
     trace.write("[tca] " + message())
   }
+}
+
+/// What a host said about a request.
+@usableFromInline
+enum HostAnswer {
+  case value(UnsafeBufferPointer<UInt8>)
+  case failure(String)
+  case complete
 }
 
 /// Requests waiting for answers, readable from any thread (behind `StoreCore.requests`).
