@@ -119,12 +119,12 @@ final class TimerLeaf: EffectNode, @unchecked Sendable {
 
 /// A host request waiting for its answers.
 final class RequestLeaf<Action>: EffectNode, @unchecked Sendable {
-  let id: UInt64
+  /// Set once the request is opened (0 before).
+  var id: UInt64 = 0
   let request: HostRequest<Action>
   let sink: ThrottleSink<Action>?
 
-  init(id: UInt64, request: HostRequest<Action>, sink: ThrottleSink<Action>?) {
-    self.id = id
+  init(request: HostRequest<Action>, sink: ThrottleSink<Action>?) {
     self.request = request
     self.sink = sink
   }

@@ -11,7 +11,11 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   // -- serialization
   @usableFromInline let gate = PlainLock()
   @usableFromInline let inbox = Inbox()
-  let executor: HostDrainedExecutor
+  /// Made by the first `.run` (holder).
+  ///
+  /// NB: lazy, like `root`: an idle store, or one whose effects are only timers and requests,
+  /// never allocates them.
+  lazy var executor = HostDrainedExecutor(inbox: inbox)
   @usableFromInline let clock: StoreClock
   @usableFromInline let closedFlag = Atomic<Bool>(false)
   /// Whether the wake descriptor is open (the fast path of `send` then steps aside).
@@ -35,10 +39,10 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   /// NB: behind a pointer, like the store's state, so the inlined fast path of `send` reaches it
   /// without dynamic exclusivity checks.
   @usableFromInline let actions: UnsafeMutablePointer<FIFO<Action>>
-  let root = Region(id: nil)
+  /// The region every effect of the store runs in; made by the first effect (holder).
+  lazy var root = Region(id: nil)
   var cancellables: [CancelID: [Region]] = [:]
   var throttles: [CancelID: ThrottleState<Action>] = [:]
-  private var requestLeaves: [UInt64: RequestLeaf<Action>] = [:]
   var handler: HostRequestHandler?
   /// Pull mode: requests and cancellations wait in the inbox's notices, not for a handler.
   var queuedRequests = false
@@ -63,7 +67,6 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
 
   init(clock: StoreClock) {
     self.clock = clock
-    self.executor = HostDrainedExecutor(inbox: inbox)
     self.actions = .allocate(capacity: 1)
     actions.initialize(to: FIFO())
   }
@@ -370,7 +373,12 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     case let region as Region:
       guard !region.isCancelled else { return }
       region.isCancelled = true
-      for child in region.orderedChildren { cancel(child) }
+      // NB: one child (a debounce's timer, a request) is cancelled without a copy of the list.
+      if let only = region.firstChild, only.next == nil {
+        cancel(only)
+      } else {
+        for child in region.orderedChildren { cancel(child) }
+      }
     case let leaf as TaskLeaf:
       guard !leaf.isCancelled else { return }
       leaf.isCancelled = true
@@ -380,7 +388,6 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
       _ = clock.timers.cancel(leaf.timerID)
       finish(leaf)
     case let leaf as RequestLeaf<Action>:
-      requestLeaves[leaf.id] = nil
       requests.withLock { _ = $0.open.removeValue(forKey: leaf.id) }
       report("request #\(leaf.id) \"\(leaf.request.name)\" cancelled")
       if queuedRequests {
@@ -415,16 +422,17 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     _ request: HostRequest<Action>, in region: Region, sink: ThrottleSink<Action>?,
     done: (() -> Void)?
   ) {
-    guard !region.isCancelled, let (id, payload) = open(request, sink: sink) else {
+    let waits = request.kind != .fireAndForget
+    // NB: the leaf is made first so that the table of open requests holds it: an answer then
+    // reaches it without a lookup of its own on the holder.
+    let leaf = waits ? RequestLeaf(request: request, sink: sink) : nil
+    guard !region.isCancelled, let (id, payload) = open(request, leaf: leaf, sink: sink) else {
       done?()
       return
     }
-    let waits = request.kind != .fireAndForget
-    if waits {
-      let leaf = RequestLeaf(id: id, request: request, sink: sink)
+    if let leaf {
       attach(leaf, to: region)
       leaf.done = done
-      requestLeaves[id] = leaf
     }
     report("request #\(id) \"\(request.name)\" \(String(decoding: payload, as: UTF8.self))")
     let info = HostRequestInfo(id: id, name: request.name, payload: payload, kind: request.kind)
@@ -439,7 +447,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   /// Gives `request` an id (and, unless fire-and-forget, a place in the table of requests
   /// awaiting answers); or fails it at once, feeding its failure action back, and returns nil.
   private func open(
-    _ request: HostRequest<Action>, sink: ThrottleSink<Action>?
+    _ request: HostRequest<Action>, leaf: RequestLeaf<Action>?, sink: ThrottleSink<Action>?
   ) -> (id: UInt64, payload: [UInt8])? {
     let message: String
     // NB: in pull mode a request never fails for want of a handler: it waits to be taken.
@@ -448,8 +456,9 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
       let id = requests.withLock { table in
         let id = table.nextID
         table.nextID &+= 1
-        if request.kind != .fireAndForget {
-          table.open[id] = OpenRequest(kind: request.kind, answer: request.answer)
+        if let leaf {
+          leaf.id = id
+          table.open[id] = OpenRequest(kind: request.kind, answer: request.answer, leaf: leaf)
         }
         return id
       }
@@ -472,9 +481,9 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   @usableFromInline
   func accept(_ answer: HostAnswer, for id: UInt64) throws(StoreError) {
     guard !isClosed else { throw .closed }
-    let (kind, decode) = try requests.withLock { (table) throws(StoreError) in
+    let (kind, decode, leaf) = try requests.withLock { (table) throws(StoreError) in
       let request = try table.openRequest(id)
-      return (request.kind, request.answer)
+      return (request.kind, request.answer, request.leaf)
     }
     var outcome: Outcome
     switch answer {
@@ -495,7 +504,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
       _ = try table.openRequest(id)
       if ends { table.open[id]?.ended = true }
     }
-    inbox.push { [self] in self.apply(outcome, to: id) }
+    inbox.push { [self] in self.apply(outcome, to: leaf) }
   }
 
   enum Outcome {
@@ -510,8 +519,10 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   }
 
   /// Applies an accepted answer (holder). A request cancelled since takes it silently.
-  private func apply(_ outcome: Outcome, to id: UInt64) {
-    guard let leaf = requestLeaves[id] else { return }
+  private func apply(_ outcome: Outcome, to leaf: RequestLeaf<Action>) {
+    // NB: a leaf cancelled (so finished) since the answer was accepted has no parent.
+    guard leaf.parent != nil else { return }
+    let id = leaf.id
     switch outcome {
     case let .value(action, _):
       if let action { emit(action, to: leaf.sink) }
@@ -522,7 +533,6 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
       if let action = leaf.request.finished() { emit(action, to: leaf.sink) }
     }
     guard outcome.ends else { return }
-    requestLeaves[id] = nil
     requests.withLock { _ = $0.open.removeValue(forKey: id) }
     finish(leaf)
   }
@@ -600,9 +610,12 @@ struct RequestTable<Action>: Sendable {
   }
 }
 
-struct OpenRequest<Action>: Sendable {
+struct OpenRequest<Action>: @unchecked Sendable {
+  // NB: `@unchecked Sendable`: `leaf` is only passed along here; the holder alone touches it.
   let kind: HostRequestKind
   let answer: @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Action?
+  /// The request's place in the store's effects.
+  let leaf: RequestLeaf<Action>
   /// An answer that ends it has been accepted and awaits the holder.
   var ended = false
 }
