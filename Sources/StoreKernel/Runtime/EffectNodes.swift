@@ -34,6 +34,9 @@ final class Region: EffectNode, @unchecked Sendable {
   var isCancelled = false
   var bodyDone = false
   var finished = false
+  /// The next and previous regions running under the same `id` (``StoreCore`` keeps the oldest).
+  var nextWithSameID: Region?
+  unowned(unsafe) var previousWithSameID: Region?
 
   init(id: CancelID?) { self.id = id }
 

@@ -41,7 +41,12 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   @usableFromInline let actions: UnsafeMutablePointer<FIFO<Action>>
   /// The region every effect of the store runs in; made by the first effect (holder).
   lazy var root = Region(id: nil)
-  var cancellables: [CancelID: [Region]] = [:]
+  /// The oldest region running under each cancellation id; the others follow it through
+  /// `Region.nextWithSameID`, oldest first.
+  ///
+  /// NB: a chain through the regions, not an array per id: starting and finishing a
+  /// cancellable effect (a debounce restarted on every keystroke) allocates nothing here.
+  private var cancellables: [CancelID: Region] = [:]
   var throttles: [CancelID: ThrottleState<Action>] = [:]
   var handler: HostRequestHandler?
   /// Pull mode: requests and cancellations wait in the inbox's notices, not for a handler.
@@ -158,7 +163,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
       let child = Region(id: id)
       attach(child, to: region)
       child.done = done
-      cancellables[id, default: []].append(child)
+      register(child, id: id)
       start(effect, in: child, sink: sink) { [unowned self, unowned child] in
         child.bodyDone = true
         self.settle(child)
@@ -207,10 +212,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   func settle(_ region: Region) {
     guard region.bodyDone, region.hasNoChildren, !region.finished else { return }
     region.finished = true
-    if let id = region.id, var regions = cancellables[id] {
-      regions.removeAll { $0 === region }
-      cancellables[id] = regions.isEmpty ? nil : regions
-    }
+    if let id = region.id { unregister(region, id: id) }
     guard let parent = region.parent else { return }
     parent.remove(region)
     region.parent = nil
@@ -334,7 +336,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     let region = Region(id: id)
     attach(region, to: parent)
     region.bodyDone = true
-    cancellables[id, default: []].append(region)
+    register(region, id: id)
     let child = TaskLeaf()
     attach(child, to: region)
     child.origin = leaf.origin
@@ -353,9 +355,52 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     onHolder { [self] in self.cancel(id: id) }
   }
 
+  /// Adds `region` as the newest region running under `id`.
+  private func register(_ region: Region, id: CancelID) {
+    guard let oldest = cancellables[id] else {
+      cancellables[id] = region
+      return
+    }
+    var newest = oldest
+    while let next = newest.nextWithSameID { newest = next }
+    newest.nextWithSameID = region
+    region.previousWithSameID = newest
+  }
+
+  private func unregister(_ region: Region, id: CancelID) {
+    let next = region.nextWithSameID
+    if let previous = region.previousWithSameID {
+      previous.nextWithSameID = next
+      next?.previousWithSameID = previous
+    } else if cancellables[id] === region {
+      if let next {
+        next.previousWithSameID = nil
+        cancellables[id] = next
+      } else {
+        cancellables.removeValue(forKey: id)
+      }
+    }
+    region.nextWithSameID = nil
+    region.previousWithSameID = nil
+  }
+
+  /// The regions running under `id`, oldest first.
+  func regions(for id: CancelID) -> [Region] {
+    var regions: [Region] = []
+    var region = cancellables[id]
+    while let current = region {
+      regions.append(current)
+      region = current.nextWithSameID
+    }
+    return regions
+  }
+
   func cancel(id: CancelID) {
-    guard let regions = cancellables[id] else { return }
-    for region in regions { cancel(region) }
+    guard let oldest = cancellables[id] else { return }
+    // NB: a copy of the chain first (cancelling a region may finish others of the id), except
+    // for the usual single region.
+    guard oldest.nextWithSameID != nil else { return cancel(oldest) }
+    for region in regions(for: id) { cancel(region) }
   }
 
   /// Cancels the effects running under `id` except those `region` runs inside: what
@@ -364,8 +409,12 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   /// NB: `.cancellable(id: x, cancelInFlight: true)` nested in another of the same id would
   /// otherwise cancel the effect it is part of, and deliver nothing (upstream delivers once).
   func cancel(id: CancelID, sparingAncestorsOf region: Region) {
-    guard let regions = cancellables[id] else { return }
-    for target in regions where !target.isAncestor(of: region) { cancel(target) }
+    guard let oldest = cancellables[id] else { return }
+    guard oldest.nextWithSameID != nil else {
+      if !oldest.isAncestor(of: region) { cancel(oldest) }
+      return
+    }
+    for target in regions(for: id) where !target.isAncestor(of: region) { cancel(target) }
   }
 
   func cancel(_ node: EffectNode) {
