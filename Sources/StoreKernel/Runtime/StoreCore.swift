@@ -68,7 +68,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   private var outbox = FIFO<Outgoing>()
 
   // -- any thread, behind its lock
-  private let requests = Guarded(RequestTable<Action>())
+  private let requests = Guarded.make(RequestTable<Action>())
 
   init(clock: StoreClock) {
     self.clock = clock
