@@ -88,10 +88,8 @@ final class TypedCancelIDBox<ID: Hashable>: CancelIDBox, @unchecked Sendable {
     return unsafeDowncast(other, to: TypedCancelIDBox<ID>.self).value == value
   }
 
-  override var description: String {
-    if let value = value as? AnyHashable { return "\(value.base)" }
-    return "\(value)"
-  }
+  // NB: through AnyHashable, which unwraps an id made from an AnyHashable (`init(unchecked:)`).
+  override var description: String { "\(AnyHashable(value).base)" }
 }
 
 extension Effect {
@@ -99,6 +97,9 @@ extension Effect {
   ///
   ///     return .run { send in … }
   ///       .cancellable(id: CancelID.search, cancelInFlight: true)
+  ///
+  /// Identifiers are the same when they have the same type and equal values (`1` and `Int8(1)`
+  /// are two identifiers), as upstream.
   ///
   /// With `cancelInFlight`, effects already running under `id` are cancelled first. Cancelling
   /// an effect stops its `.run` work (its `send` then does nothing), removes its timers, and

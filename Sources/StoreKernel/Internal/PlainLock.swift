@@ -38,7 +38,7 @@ struct PlainLock: @unchecked Sendable {
 
 /// A ``PlainLock``'s mutex, in the object's own allocation.
 @usableFromInline
-final class PlainLockStorage: ManagedBuffer<Void, pthread_mutex_t>, @unchecked Sendable {
+final class PlainLockStorage: ManagedBuffer<Void, pthread_mutex_t> {
   static func make() -> PlainLockStorage {
     // NB: `create` makes an instance of the class it is called on (documented); the downcast
     // only restores the static type.
