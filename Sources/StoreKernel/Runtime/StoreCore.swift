@@ -538,15 +538,16 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     switch answer {
     case let .value(bytes):
       do throws(JSONError) {
-        outcome = .value(try decode(bytes), ends: kind == .oneShot)
+        outcome = Outcome(ends: kind == .oneShot)
+        if let action = try decode(bytes) { outcome.actions.append(action) }
       } catch {
         throw .badAnswer(id, error)
       }
     case let .failure(message):
-      outcome = .failure(message)
+      outcome = Outcome(failure: message)
     case .complete:
       guard kind == .stream else { throw .notAStream(id) }
-      outcome = .complete
+      outcome = Outcome(completes: true)
     }
     let ends = outcome.ends
     try requests.withLock { (table) throws(StoreError) in
@@ -556,15 +557,18 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     inbox.push { [self] in self.apply(outcome, to: leaf) }
   }
 
-  enum Outcome {
-    case value(Action?, ends: Bool)
-    case failure(String)
-    case complete
-
-    var ends: Bool {
-      if case let .value(_, ends) = self { return ends }
-      return true
-    }
+  /// An accepted answer: an answer's action (and whether it ends the request), a failure, or a
+  /// stream's completion.
+  ///
+  /// NB: the action in an array (destroyed by the array's storage), not an `Action?`: a feature's action
+  /// made by a reabstraction thunk (a child's answer mapped into the parent's action) can leave
+  /// bytes of the enum unset, and the specialized code destroying an `Action?` held in the inbox
+  /// item read them (valgrind: "conditional jump depends on uninitialised value").
+  struct Outcome {
+    var actions: [Action] = []
+    var failure: String? = nil
+    var completes = false
+    var ends = true
   }
 
   /// Applies an accepted answer (holder). A request cancelled since takes it silently.
@@ -572,14 +576,13 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     // NB: a leaf cancelled (so finished) since the answer was accepted has no parent.
     guard leaf.parent != nil else { return }
     let id = leaf.id
-    switch outcome {
-    case let .value(action, _):
-      if let action { emit(action, to: leaf.sink) }
-    case let .failure(message):
+    if let message = outcome.failure {
       report("request #\(id) \"\(leaf.request.name)\" failed: \(JSONError.quoted(message))")
       if let action = leaf.request.failure(HostFailure(message)) { emit(action, to: leaf.sink) }
-    case .complete:
+    } else if outcome.completes {
       if let action = leaf.request.finished() { emit(action, to: leaf.sink) }
+    } else if let action = outcome.actions.first {
+      emit(action, to: leaf.sink)
     }
     guard outcome.ends else { return }
     requests.withLock { _ = $0.open.removeValue(forKey: id) }
