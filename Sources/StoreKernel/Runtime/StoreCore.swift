@@ -560,10 +560,11 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   /// An accepted answer: an answer's action (and whether it ends the request), a failure, or a
   /// stream's completion.
   ///
-  /// NB: the action in an array (destroyed by the array's storage), not an `Action?`: a feature's action
-  /// made by a reabstraction thunk (a child's answer mapped into the parent's action) can leave
-  /// bytes of the enum unset, and the specialized code destroying an `Action?` held in the inbox
-  /// item read them (valgrind: "conditional jump depends on uninitialised value").
+  /// NB: the action in an array (destroyed by the array's storage), not an `Action?`: a
+  /// feature's action made by a reabstraction thunk (a child's answer mapped into the parent's
+  /// action) can leave bytes of the enum unset, and the specialized code destroying an `Action?`
+  /// held in the inbox item read them (valgrind: "conditional jump depends on uninitialised
+  /// value").
   struct Outcome {
     var actions: [Action] = []
     var failure: String? = nil
