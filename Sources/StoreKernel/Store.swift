@@ -406,7 +406,17 @@ public final class Store<State, Action>: @unchecked Sendable {
   /// one-shot request already has its answer, or the JSON does not decode (the request then
   /// still waits for a good answer).
   public func respond(to id: UInt64, json: UnsafeBufferPointer<UInt8>) throws(StoreError) {
-    try core.accept(.value(json), for: id)
+    try answer(.value(json), to: id)
+  }
+
+  /// Applies a host's answer to request `id` (``respond(to:json:)``, ``fail(_:message:)``,
+  /// ``complete(_:)``).
+  ///
+  /// NB: inlinable so that a feature's host store (``hosting(_:coding:)``) runs the request
+  /// bookkeeping specialized for its actions.
+  @inlinable
+  func answer(_ answer: HostAnswer, to id: UInt64) throws(StoreError) {
+    try core.accept(answer, for: id)
     processAnswers()
   }
 
@@ -419,14 +429,12 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   /// Fails request `id` (ends a stream too): its failure action gets `message`.
   public func fail(_ id: UInt64, message: String) throws(StoreError) {
-    try core.accept(.failure(message), for: id)
-    processAnswers()
+    try answer(.failure(message), to: id)
   }
 
   /// Ends stream `id`.
   public func complete(_ id: UInt64) throws(StoreError) {
-    try core.accept(.complete, for: id)
-    processAnswers()
+    try answer(.complete, to: id)
   }
 
   // MARK: - Wake descriptor
@@ -578,7 +586,8 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   /// Answers were queued: process them now unless the store is inside a call on this thread
   /// (then that call will) or answers wait for the host's thread (`StoreOptions.answers`).
-  private func processAnswers() {
+  @usableFromInline
+  func processAnswers() {
     guard !core.isInsideOnCurrentThread, !core.answersOnHostThread else { return }
     _ = hold {}
   }

@@ -305,3 +305,41 @@ func throttleLetsOneThroughPerInterval(latest: Bool) throws {
   #expect(store.state == ["caught Boom()"])
   #expect(lines.all == ["[tca] an effect threw Boom() and has no catch handler"])
 }
+
+/// Effects under one id: the one in the middle finishing first leaves the others cancellable
+/// together; an id of another type with an equal-looking value is another id (as upstream).
+@Test func cancelReachesEveryEffectOfTheIdAndOnlyOfItsType() throws {
+  struct Feature: Reducer {
+    enum Action: Equatable { case start, stop, done(String) }
+    @Dependency(\.clock) var clock
+    func reduce(into state: inout [String], action: Action) -> Effect<Action> {
+      switch action {
+      case .start:
+        return .merge(
+          step("first", after: 3, id: 1), step("middle", after: 1, id: 1),
+          step("last", after: 3, id: 1), step("other type", after: 3, id: Int8(1)))
+      case .stop:
+        return .cancel(id: 1)
+      case let .done(name):
+        state.append(name)
+        return .none
+      }
+    }
+    func step(_ name: String, after seconds: Int, id: some Hashable & Sendable) -> Effect<Action>
+    {
+      .run { [clock] send in
+        try await clock.sleep(for: .seconds(seconds))
+        await send(.done(name))
+      }
+      .cancellable(id: id)
+    }
+  }
+  let store = Store(initialState: [], reducer: Feature(), clock: .manual)
+  store.send(.start)
+  try store.advance(by: .milliseconds(1_500))
+  #expect(store.state == ["middle"])
+  store.send(.stop)
+  try store.advance(by: .seconds(5))
+  #expect(store.state == ["middle", "other type"])
+  #expect(store.nextDeadline == nil)
+}

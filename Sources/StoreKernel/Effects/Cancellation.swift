@@ -1,28 +1,52 @@
 /// An effect's cancellation identifier, type-erased.
 ///
-/// NB: `@unchecked Sendable` because it is only made from `Hashable & Sendable` values.
+/// Two identifiers are the same when their values are of the same type and equal (as upstream,
+/// whose identifiers carry their type): `CancelID(1)` and `CancelID(Int8(1))` differ.
+///
+/// NB: not an `AnyHashable`: a store looks identifiers up several times per effect, and
+/// AnyHashable's `==` looks up generic metadata on every call (~2,000 instructions). The value
+/// sits in a box of its own type, made where that type is known; the hash is computed once, and
+/// `==` compares boxes of the same class directly.
 @usableFromInline
 struct CancelID: Hashable, @unchecked Sendable, CustomStringConvertible {
-  let base: AnyHashable
+  @usableFromInline let box: CancelIDBox
 
+  @inlinable
+  init<ID: Hashable & Sendable>(_ id: ID) {
+    if let id = id as? CancelID {
+      self = id
+    } else {
+      self.box = TypedCancelIDBox(id)
+    }
+  }
+
+  /// An identifier from a hashable value that is not declared Sendable but is immutable (a key
+  /// path, an element id).
   @usableFromInline
-  init(_ id: some Hashable & Sendable) {
-    self.base = (id as? CancelID)?.base ?? AnyHashable(id)
+  init(unchecked id: AnyHashable) {
+    if let id = id.base as? CancelID {
+      self = id
+    } else {
+      self.box = TypedCancelIDBox(id)
+    }
   }
 
   /// This identifier inside a child's namespace (an `ifLet` child, a `forEach` element): the
   /// child's `.cancel(id:)` cannot reach its siblings' or its parent's effects of the same id.
-  /// An identifier from a hashable value that is not declared Sendable but is immutable (a key
-  /// path, an element id).
-  @usableFromInline
-  init(unchecked id: AnyHashable) { self.base = id }
-
   func scoped(to namespace: CancelID) -> CancelID {
     CancelID(Scoped(namespace: namespace, id: self))
   }
 
   @usableFromInline
-  var description: String { "\(base.base)" }
+  static func == (lhs: CancelID, rhs: CancelID) -> Bool {
+    lhs.box === rhs.box || lhs.box.hash == rhs.box.hash && lhs.box.isEqual(to: rhs.box)
+  }
+
+  @usableFromInline
+  func hash(into hasher: inout Hasher) { hasher.combine(box.hash) }
+
+  @usableFromInline
+  var description: String { box.description }
 
   struct Scoped: Hashable, Sendable {
     let namespace: CancelID
@@ -30,11 +54,52 @@ struct CancelID: Hashable, @unchecked Sendable, CustomStringConvertible {
   }
 }
 
+/// The value of a ``CancelID`` (see ``TypedCancelIDBox``).
+@usableFromInline
+class CancelIDBox: @unchecked Sendable {
+  /// The value's hash, computed once.
+  @usableFromInline let hash: Int
+
+  @usableFromInline
+  init(hash: Int) { self.hash = hash }
+
+  /// Whether `other` holds an equal value of the same type.
+  func isEqual(to other: CancelIDBox) -> Bool { false }
+
+  var description: String { "" }
+}
+
+@usableFromInline
+final class TypedCancelIDBox<ID: Hashable>: CancelIDBox, @unchecked Sendable {
+  let value: ID
+
+  @usableFromInline
+  init(_ value: ID) {
+    self.value = value
+    super.init(hash: value.hashValue)
+  }
+
+  override func isEqual(to other: CancelIDBox) -> Bool {
+    // NB: the classes compared by their metadata pointers, then a cast that checks nothing: no
+    // generic metadata looked up, as `as?` would.
+    guard ObjectIdentifier(type(of: other)) == ObjectIdentifier(type(of: self)) else {
+      return false
+    }
+    return unsafeDowncast(other, to: TypedCancelIDBox<ID>.self).value == value
+  }
+
+  // NB: through AnyHashable, which unwraps an id made from an AnyHashable (`init(unchecked:)`).
+  override var description: String { "\(AnyHashable(value).base)" }
+}
+
 extension Effect {
   /// Makes the effect cancellable with `.cancel(id: id)`.
   ///
   ///     return .run { send in … }
   ///       .cancellable(id: CancelID.search, cancelInFlight: true)
+  ///
+  /// Identifiers are the same when they have the same type and equal values (`1` and `Int8(1)`
+  /// are two identifiers), as upstream.
   ///
   /// With `cancelInFlight`, effects already running under `id` are cancelled first. Cancelling
   /// an effect stops its `.run` work (its `send` then does nothing), removes its timers, and

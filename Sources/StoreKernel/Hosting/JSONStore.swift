@@ -27,6 +27,9 @@ func hosting<State: Codable & Equatable, Action: Decodable>(
       store.send(decoded)
     },
     readVersion: { [store] in store.version },
+    // NB: answers go through a closure formed here too, so that the request bookkeeping they
+    // reach (`StoreCore.accept`, `apply`, `finish`) runs specialized, not generic.
+    answer: { [store] (id, answer) throws(StoreError) in try store.answer(answer, to: id) },
     encodeState: { [store, encode = coding.encodeState] () throws(StoreError) in
       // NB: encode outside the store's lock, from a copy (copy-on-write: no deep copy).
       let (state, version) = store.stateAndVersion
@@ -73,10 +76,11 @@ func makeJSONStore<State: Codable & Equatable, Action: Decodable>(
   encode: @escaping (State) throws(JSONError) -> [UInt8],
   sendJSON: @escaping (UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void,
   readVersion: @escaping () -> UInt64,
+  answer: @escaping (UInt64, HostAnswer) throws(StoreError) -> Void,
   encodeState: @escaping () throws(StoreError) -> EncodedState
 ) -> any HostStore {
   JSONStore(
-    store: store, encode: encode, sendJSON: sendJSON, readVersion: readVersion,
+    store: store, encode: encode, sendJSON: sendJSON, readVersion: readVersion, answer: answer,
     encodeState: encodeState)
 }
 
@@ -89,6 +93,7 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   private let encode: (State) throws(JSONError) -> [UInt8]
   private let sendJSON: (UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void
   private let readVersion: () -> UInt64
+  private let answer: (UInt64, HostAnswer) throws(StoreError) -> Void
   private let encodeState: () throws(StoreError) -> EncodedState
   // NB: a PlainLock, not a `Mutex`: ThreadSanitizer sees pthread mutexes, not Mutex's futex, and
   // reported the cache's reads and writes from different threads as races (`make sanitize`).
@@ -108,12 +113,14 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
     encode: @escaping (State) throws(JSONError) -> [UInt8],
     sendJSON: @escaping (UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void,
     readVersion: @escaping () -> UInt64,
+    answer: @escaping (UInt64, HostAnswer) throws(StoreError) -> Void,
     encodeState: @escaping () throws(StoreError) -> EncodedState
   ) {
     self.store = store
     self.encode = encode
     self.sendJSON = sendJSON
     self.readVersion = readVersion
+    self.answer = answer
     self.encodeState = encodeState
   }
 
@@ -244,15 +251,15 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   }
 
   func respond(to id: UInt64, json: UnsafeBufferPointer<UInt8>) throws(StoreError) {
-    try store.respond(to: id, json: json)
+    try answer(id, .value(json))
   }
 
   func fail(_ id: UInt64, message: String) throws(StoreError) {
-    try store.fail(id, message: message)
+    try answer(id, .failure(message))
   }
 
   func complete(_ id: UInt64) throws(StoreError) {
-    try store.complete(id)
+    try answer(id, .complete)
   }
 
   func takeRequests() throws(StoreError) -> [HostRequestNotice] {

@@ -1,29 +1,43 @@
-/// A value behind a ``PlainLock``.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A value behind a pthread mutex, both in one allocation.
 ///
-///     let table = Guarded([UInt64: String]())
+///     let table = Guarded.make([UInt64: String]())
 ///     table.withLock { $0[7] = "numberFact.fetch" }
 ///
 /// NB: not `Synchronization.Mutex`: ThreadSanitizer does not see its futex and reports every
 /// access it guards, from two threads, as a race (`make sanitize-thread`); pthread mutexes it sees.
-final class Guarded<Value>: @unchecked Sendable {
-  private let lock = PlainLock()
-  // NB: behind a pointer, not a stored `var`: no run-time exclusivity check per access.
-  private let value: UnsafeMutablePointer<Value>
-
-  init(_ value: Value) {
-    self.value = .allocate(capacity: 1)
-    self.value.initialize(to: value)
+/// The value is the buffer's header (no run-time exclusivity check per access, as a stored `var`
+/// would have), the mutex its one element.
+final class Guarded<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+  static func make(_ value: Value) -> Guarded {
+    // NB: `create` makes an instance of the class it is called on; the downcast only restores
+    // the static type.
+    let guarded = unsafeDowncast(create(minimumCapacity: 1) { _ in value }, to: Guarded.self)
+    guarded.withUnsafeMutablePointerToElements { mutex in
+      mutex.initialize(to: pthread_mutex_t())
+      pthread_mutex_init(mutex, nil)
+    }
+    return guarded
   }
 
   deinit {
-    value.deinitialize(count: 1)
-    value.deallocate()
+    withUnsafeMutablePointerToElements { mutex in
+      pthread_mutex_destroy(mutex)
+      mutex.deinitialize(count: 1)
+    }
   }
 
   @inline(__always)
   func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value.pointee)
+    try withUnsafeMutablePointers { (value, mutex) throws(E) -> R in
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return try body(&value.pointee)
+    }
   }
 }

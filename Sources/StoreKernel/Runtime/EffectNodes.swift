@@ -11,6 +11,13 @@ class EffectNode: @unchecked Sendable {
   var origin: String?
   /// When the node started, in the store's order: cancellation goes in this order.
   var sequence: UInt64 = 0
+  /// The next and previous children of `parent` (its list of children, oldest first).
+  ///
+  /// NB: an intrusive list, not a dictionary per region: attaching and detaching a node costs
+  /// no hashing and no allocation. `previous` is unowned: the list holds each node through its
+  /// predecessor's `next` (or the region's `firstChild`).
+  fileprivate(set) var next: EffectNode?
+  fileprivate(set) unowned(unsafe) var previous: EffectNode?
 
   /// What the node is, for test diagnostics.
   var summary: String { "an effect" }
@@ -21,15 +28,59 @@ class EffectNode: @unchecked Sendable {
 /// A region finishes when its body (the effect started in it) is done and it has no children left.
 final class Region: EffectNode, @unchecked Sendable {
   let id: CancelID?
-  var children: [ObjectIdentifier: EffectNode] = [:]
+  /// The oldest and newest children (nil: none).
+  private(set) var firstChild: EffectNode?
+  private(set) unowned(unsafe) var lastChild: EffectNode?
   var isCancelled = false
   var bodyDone = false
   var finished = false
+  /// The next and previous regions running under the same `id` (``StoreCore`` keeps the oldest).
+  var nextWithSameID: Region?
+  unowned(unsafe) var previousWithSameID: Region?
 
   init(id: CancelID?) { self.id = id }
 
+  deinit {
+    // NB: unlinked one at a time: releasing a long list through its `next` links would recurse
+    // once per node.
+    var node = firstChild
+    firstChild = nil
+    while let current = node {
+      node = current.next
+      current.next = nil
+    }
+  }
+
+  /// Whether nothing runs in the region.
+  var hasNoChildren: Bool { firstChild == nil }
+
+  /// Adds `node` as the newest child.
+  func append(_ node: EffectNode) {
+    node.previous = lastChild
+    node.next = nil
+    if let last = lastChild { last.next = node } else { firstChild = node }
+    lastChild = node
+  }
+
+  /// Removes `node`, a child of this region.
+  func remove(_ node: EffectNode) {
+    let (previous, next) = (node.previous, node.next)
+    if let next { next.previous = previous } else { lastChild = previous }
+    if let previous { previous.next = next } else { firstChild = next }
+    node.previous = nil
+    node.next = nil
+  }
+
   /// The children, oldest first.
-  var orderedChildren: [EffectNode] { children.values.sorted { $0.sequence < $1.sequence } }
+  var orderedChildren: [EffectNode] {
+    var children: [EffectNode] = []
+    var node = firstChild
+    while let current = node {
+      children.append(current)
+      node = current.next
+    }
+    return children
+  }
 
   override var summary: String { id.map { "effects cancellable by \($0)" } ?? "effects" }
 
@@ -71,12 +122,12 @@ final class TimerLeaf: EffectNode, @unchecked Sendable {
 
 /// A host request waiting for its answers.
 final class RequestLeaf<Action>: EffectNode, @unchecked Sendable {
-  let id: UInt64
+  /// Set once the request is opened (0 before).
+  var id: UInt64 = 0
   let request: HostRequest<Action>
   let sink: ThrottleSink<Action>?
 
-  init(id: UInt64, request: HostRequest<Action>, sink: ThrottleSink<Action>?) {
-    self.id = id
+  init(request: HostRequest<Action>, sink: ThrottleSink<Action>?) {
     self.request = request
     self.sink = sink
   }

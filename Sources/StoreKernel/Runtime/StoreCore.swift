@@ -11,7 +11,11 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   // -- serialization
   @usableFromInline let gate = PlainLock()
   @usableFromInline let inbox = Inbox()
-  let executor: HostDrainedExecutor
+  /// Made by the first `.run` (holder).
+  ///
+  /// NB: lazy, like `root`: an idle store, or one whose effects are only timers and requests,
+  /// never allocates them.
+  lazy var executor = HostDrainedExecutor(inbox: inbox)
   @usableFromInline let clock: StoreClock
   @usableFromInline let closedFlag = Atomic<Bool>(false)
   /// Whether the wake descriptor is open (the fast path of `send` then steps aside).
@@ -35,10 +39,15 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   /// NB: behind a pointer, like the store's state, so the inlined fast path of `send` reaches it
   /// without dynamic exclusivity checks.
   @usableFromInline let actions: UnsafeMutablePointer<FIFO<Action>>
-  let root = Region(id: nil)
-  var cancellables: [CancelID: [Region]] = [:]
+  /// The region every effect of the store runs in; made by the first effect (holder).
+  lazy var root = Region(id: nil)
+  /// The oldest region running under each cancellation id; the others follow it through
+  /// `Region.nextWithSameID`, oldest first.
+  ///
+  /// NB: a chain through the regions, not an array per id: starting and finishing a
+  /// cancellable effect (a debounce restarted on every keystroke) allocates nothing here.
+  private var cancellables: [CancelID: Region] = [:]
   var throttles: [CancelID: ThrottleState<Action>] = [:]
-  private var requestLeaves: [UInt64: RequestLeaf<Action>] = [:]
   var handler: HostRequestHandler?
   /// Pull mode: requests and cancellations wait in the inbox's notices, not for a handler.
   var queuedRequests = false
@@ -59,11 +68,10 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   private var outbox = FIFO<Outgoing>()
 
   // -- any thread, behind its lock
-  private let requests = Guarded(RequestTable<Action>())
+  private let requests = Guarded.make(RequestTable<Action>())
 
   init(clock: StoreClock) {
     self.clock = clock
-    self.executor = HostDrainedExecutor(inbox: inbox)
     self.actions = .allocate(capacity: 1)
     actions.initialize(to: FIFO())
   }
@@ -155,7 +163,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
       let child = Region(id: id)
       attach(child, to: region)
       child.done = done
-      cancellables[id, default: []].append(child)
+      register(child, id: id)
       start(effect, in: child, sink: sink) { [unowned self, unowned child] in
         child.bodyDone = true
         self.settle(child)
@@ -184,14 +192,14 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     node.sequence = nextSequence
     node.parent = region
     node.origin = origin
-    region.children[ObjectIdentifier(node)] = node
+    region.append(node)
     if !(node is Region) { liveLeafCount += 1 }
   }
 
   /// Ends a leaf: detaches it, calls its `done`, and lets its region finish if that was the last.
   func finish(_ leaf: EffectNode) {
     guard let parent = leaf.parent else { return }
-    parent.children[ObjectIdentifier(leaf)] = nil
+    parent.remove(leaf)
     leaf.parent = nil
     liveLeafCount -= 1
     let done = leaf.done
@@ -202,14 +210,11 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
 
   /// Finishes `region` if its body is done and nothing runs in it any more.
   func settle(_ region: Region) {
-    guard region.bodyDone, region.children.isEmpty, !region.finished else { return }
+    guard region.bodyDone, region.hasNoChildren, !region.finished else { return }
     region.finished = true
-    if let id = region.id, var regions = cancellables[id] {
-      regions.removeAll { $0 === region }
-      cancellables[id] = regions.isEmpty ? nil : regions
-    }
+    if let id = region.id { unregister(region, id: id) }
     guard let parent = region.parent else { return }
-    parent.children[ObjectIdentifier(region)] = nil
+    parent.remove(region)
     region.parent = nil
     let done = region.done
     region.done = nil
@@ -331,7 +336,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     let region = Region(id: id)
     attach(region, to: parent)
     region.bodyDone = true
-    cancellables[id, default: []].append(region)
+    register(region, id: id)
     let child = TaskLeaf()
     attach(child, to: region)
     child.origin = leaf.origin
@@ -350,9 +355,52 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     onHolder { [self] in self.cancel(id: id) }
   }
 
+  /// Adds `region` as the newest region running under `id`.
+  private func register(_ region: Region, id: CancelID) {
+    guard let oldest = cancellables[id] else {
+      cancellables[id] = region
+      return
+    }
+    var newest = oldest
+    while let next = newest.nextWithSameID { newest = next }
+    newest.nextWithSameID = region
+    region.previousWithSameID = newest
+  }
+
+  private func unregister(_ region: Region, id: CancelID) {
+    let next = region.nextWithSameID
+    if let previous = region.previousWithSameID {
+      previous.nextWithSameID = next
+      next?.previousWithSameID = previous
+    } else if cancellables[id] === region {
+      if let next {
+        next.previousWithSameID = nil
+        cancellables[id] = next
+      } else {
+        cancellables.removeValue(forKey: id)
+      }
+    }
+    region.nextWithSameID = nil
+    region.previousWithSameID = nil
+  }
+
+  /// The regions running under `id`, oldest first.
+  func regions(for id: CancelID) -> [Region] {
+    var regions: [Region] = []
+    var region = cancellables[id]
+    while let current = region {
+      regions.append(current)
+      region = current.nextWithSameID
+    }
+    return regions
+  }
+
   func cancel(id: CancelID) {
-    guard let regions = cancellables[id] else { return }
-    for region in regions { cancel(region) }
+    guard let oldest = cancellables[id] else { return }
+    // NB: a copy of the chain first (cancelling a region may finish others of the id), except
+    // for the usual single region.
+    guard oldest.nextWithSameID != nil else { return cancel(oldest) }
+    for region in regions(for: id) { cancel(region) }
   }
 
   /// Cancels the effects running under `id` except those `region` runs inside: what
@@ -361,8 +409,12 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   /// NB: `.cancellable(id: x, cancelInFlight: true)` nested in another of the same id would
   /// otherwise cancel the effect it is part of, and deliver nothing (upstream delivers once).
   func cancel(id: CancelID, sparingAncestorsOf region: Region) {
-    guard let regions = cancellables[id] else { return }
-    for target in regions where !target.isAncestor(of: region) { cancel(target) }
+    guard let oldest = cancellables[id] else { return }
+    guard oldest.nextWithSameID != nil else {
+      if !oldest.isAncestor(of: region) { cancel(oldest) }
+      return
+    }
+    for target in regions(for: id) where !target.isAncestor(of: region) { cancel(target) }
   }
 
   func cancel(_ node: EffectNode) {
@@ -370,7 +422,12 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     case let region as Region:
       guard !region.isCancelled else { return }
       region.isCancelled = true
-      for child in region.orderedChildren { cancel(child) }
+      // NB: one child (a debounce's timer, a request) is cancelled without a copy of the list.
+      if let only = region.firstChild, only.next == nil {
+        cancel(only)
+      } else {
+        for child in region.orderedChildren { cancel(child) }
+      }
     case let leaf as TaskLeaf:
       guard !leaf.isCancelled else { return }
       leaf.isCancelled = true
@@ -380,7 +437,6 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
       _ = clock.timers.cancel(leaf.timerID)
       finish(leaf)
     case let leaf as RequestLeaf<Action>:
-      requestLeaves[leaf.id] = nil
       requests.withLock { _ = $0.open.removeValue(forKey: leaf.id) }
       report("request #\(leaf.id) \"\(leaf.request.name)\" cancelled")
       if queuedRequests {
@@ -402,7 +458,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     var leaves: [EffectNode] = []
     var regions = regions
     while let region = regions.popLast() {
-      for child in region.children.values {
+      for child in region.orderedChildren {
         if let child = child as? Region { regions.append(child) } else { leaves.append(child) }
       }
     }
@@ -415,16 +471,17 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     _ request: HostRequest<Action>, in region: Region, sink: ThrottleSink<Action>?,
     done: (() -> Void)?
   ) {
-    guard !region.isCancelled, let (id, payload) = open(request, sink: sink) else {
+    let waits = request.kind != .fireAndForget
+    // NB: the leaf is made first so that the table of open requests holds it: an answer then
+    // reaches it without a lookup of its own on the holder.
+    let leaf = waits ? RequestLeaf(request: request, sink: sink) : nil
+    guard !region.isCancelled, let (id, payload) = open(request, leaf: leaf, sink: sink) else {
       done?()
       return
     }
-    let waits = request.kind != .fireAndForget
-    if waits {
-      let leaf = RequestLeaf(id: id, request: request, sink: sink)
+    if let leaf {
       attach(leaf, to: region)
       leaf.done = done
-      requestLeaves[id] = leaf
     }
     report("request #\(id) \"\(request.name)\" \(String(decoding: payload, as: UTF8.self))")
     let info = HostRequestInfo(id: id, name: request.name, payload: payload, kind: request.kind)
@@ -439,7 +496,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   /// Gives `request` an id (and, unless fire-and-forget, a place in the table of requests
   /// awaiting answers); or fails it at once, feeding its failure action back, and returns nil.
   private func open(
-    _ request: HostRequest<Action>, sink: ThrottleSink<Action>?
+    _ request: HostRequest<Action>, leaf: RequestLeaf<Action>?, sink: ThrottleSink<Action>?
   ) -> (id: UInt64, payload: [UInt8])? {
     let message: String
     // NB: in pull mode a request never fails for want of a handler: it waits to be taken.
@@ -448,8 +505,9 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
       let id = requests.withLock { table in
         let id = table.nextID
         table.nextID &+= 1
-        if request.kind != .fireAndForget {
-          table.open[id] = OpenRequest(kind: request.kind, answer: request.answer)
+        if let leaf {
+          leaf.id = id
+          table.open[id] = OpenRequest(kind: request.kind, answer: request.answer, leaf: leaf)
         }
         return id
       }
@@ -464,71 +522,70 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     return nil
   }
 
-  /// What a host said about a request.
-  enum Answer {
-    case value(UnsafeBufferPointer<UInt8>)
-    case failure(String)
-    case complete
-  }
-
   /// Checks and decodes an answer on the caller's thread, then queues it for the holder.
   ///
   /// NB: checking here, not when the answer is applied, is what lets `respond` return its error
   /// (unknown id, double answer, wrong shape) to the caller even when another thread holds the
   /// store. An answer of the wrong shape leaves the request waiting for a good one.
-  func accept(_ answer: Answer, for id: UInt64) throws(StoreError) {
+  @usableFromInline
+  func accept(_ answer: HostAnswer, for id: UInt64) throws(StoreError) {
     guard !isClosed else { throw .closed }
-    let (kind, decode) = try requests.withLock { (table) throws(StoreError) in
+    let (kind, decode, leaf) = try requests.withLock { (table) throws(StoreError) in
       let request = try table.openRequest(id)
-      return (request.kind, request.answer)
+      return (request.kind, request.answer, request.leaf)
     }
     var outcome: Outcome
     switch answer {
     case let .value(bytes):
       do throws(JSONError) {
-        outcome = .value(try decode(bytes), ends: kind == .oneShot)
+        outcome = Outcome(ends: kind == .oneShot)
+        if let action = try decode(bytes) { outcome.actions.append(action) }
       } catch {
         throw .badAnswer(id, error)
       }
     case let .failure(message):
-      outcome = .failure(message)
+      outcome = Outcome(failure: message)
     case .complete:
       guard kind == .stream else { throw .notAStream(id) }
-      outcome = .complete
+      outcome = Outcome(completes: true)
     }
     let ends = outcome.ends
     try requests.withLock { (table) throws(StoreError) in
       _ = try table.openRequest(id)
       if ends { table.open[id]?.ended = true }
     }
-    inbox.push { [self] in self.apply(outcome, to: id) }
+    inbox.push { [self] in self.apply(outcome, to: leaf) }
   }
 
-  enum Outcome {
-    case value(Action?, ends: Bool)
-    case failure(String)
-    case complete
-
-    var ends: Bool {
-      if case let .value(_, ends) = self { return ends }
-      return true
-    }
+  /// An accepted answer: an answer's action (and whether it ends the request), a failure, or a
+  /// stream's completion.
+  ///
+  /// NB: the action in an array (destroyed by the array's storage), not an `Action?`: a
+  /// feature's action made by a reabstraction thunk (a child's answer mapped into the parent's
+  /// action) can leave bytes of the enum unset, and the specialized code destroying an `Action?`
+  /// held in the inbox item read them (valgrind: "conditional jump depends on uninitialised
+  /// value").
+  struct Outcome {
+    var actions: [Action] = []
+    var failure: String? = nil
+    var completes = false
+    var ends = true
   }
 
   /// Applies an accepted answer (holder). A request cancelled since takes it silently.
-  private func apply(_ outcome: Outcome, to id: UInt64) {
-    guard let leaf = requestLeaves[id] else { return }
-    switch outcome {
-    case let .value(action, _):
-      if let action { emit(action, to: leaf.sink) }
-    case let .failure(message):
+  private func apply(_ outcome: Outcome, to leaf: RequestLeaf<Action>) {
+    // NB: a leaf cancelled (so finished) since the answer was accepted has no parent.
+    guard leaf.parent != nil else { return }
+    let id = leaf.id
+    if let message = outcome.failure {
       report("request #\(id) \"\(leaf.request.name)\" failed: \(JSONError.quoted(message))")
       if let action = leaf.request.failure(HostFailure(message)) { emit(action, to: leaf.sink) }
-    case .complete:
+    } else if outcome.completes {
       if let action = leaf.request.finished() { emit(action, to: leaf.sink) }
+    } else if let action = outcome.actions.first {
+      emit(action, to: leaf.sink)
     }
     guard outcome.ends else { return }
-    requestLeaves[id] = nil
     requests.withLock { _ = $0.open.removeValue(forKey: id) }
     finish(leaf)
   }
@@ -582,6 +639,14 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   }
 }
 
+/// What a host said about a request.
+@usableFromInline
+enum HostAnswer {
+  case value(UnsafeBufferPointer<UInt8>)
+  case failure(String)
+  case complete
+}
+
 /// Requests waiting for answers, readable from any thread (behind `StoreCore.requests`).
 struct RequestTable<Action>: Sendable {
   var nextID: UInt64 = 1
@@ -598,9 +663,12 @@ struct RequestTable<Action>: Sendable {
   }
 }
 
-struct OpenRequest<Action>: Sendable {
+struct OpenRequest<Action>: @unchecked Sendable {
+  // NB: `@unchecked Sendable`: `leaf` is only passed along here; the holder alone touches it.
   let kind: HostRequestKind
   let answer: @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Action?
+  /// The request's place in the store's effects.
+  let leaf: RequestLeaf<Action>
   /// An answer that ends it has been accepted and awaits the holder.
   var ended = false
 }
