@@ -20,8 +20,10 @@ struct VersionHistory<State> {
   @usableFromInline var start = 0
 
   init(initial: State) {
+    // NB: no room reserved for `limit` entries: an idle store keeps one, and a reserve would
+    // cost it most of its memory (issue 17: memory per idle store). The ring grows as versions
+    // come, reallocating four times on the way to 16.
     entries = [(0, initial)]
-    entries.reserveCapacity(Self.limit)
   }
 
   /// Keeps `state` as the state of `version` (a version newer than any kept), dropping the
