@@ -13,6 +13,7 @@ import Musl
 /// access it guards, from two threads, as a race (`make sanitize-thread`); pthread mutexes it sees.
 /// The value is the buffer's header (no run-time exclusivity check per access, as a stored `var`
 /// would have), the mutex its one element.
+@usableFromInline
 final class Guarded<Value>: ManagedBuffer<Value, pthread_mutex_t> {
   static func make(_ value: Value) -> Guarded {
     // NB: `create` makes an instance of the class it is called on; the downcast only restores

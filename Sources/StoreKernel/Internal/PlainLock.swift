@@ -12,9 +12,10 @@ import Musl
 /// six); copies share the mutex.
 @usableFromInline
 struct PlainLock: @unchecked Sendable {
-  @usableFromInline let storage: PlainLockStorage
+  /// The mutex, in the object's own allocation (a ``Guarded`` with nothing to guard).
+  @usableFromInline let storage: Guarded<Void>
 
-  init() { storage = PlainLockStorage.make() }
+  init() { storage = Guarded.make(()) }
 
   @inlinable func lock() {
     storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_lock($0) }
@@ -33,28 +34,6 @@ struct PlainLock: @unchecked Sendable {
     lock()
     defer { unlock() }
     return try body()
-  }
-}
-
-/// A ``PlainLock``'s mutex, in the object's own allocation.
-@usableFromInline
-final class PlainLockStorage: ManagedBuffer<Void, pthread_mutex_t> {
-  static func make() -> PlainLockStorage {
-    // NB: `create` makes an instance of the class it is called on (documented); the downcast
-    // only restores the static type.
-    let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in }, to: PlainLockStorage.self)
-    storage.withUnsafeMutablePointerToElements { mutex in
-      mutex.initialize(to: pthread_mutex_t())
-      pthread_mutex_init(mutex, nil)
-    }
-    return storage
-  }
-
-  deinit {
-    withUnsafeMutablePointerToElements { mutex in
-      pthread_mutex_destroy(mutex)
-      mutex.deinitialize(count: 1)
-    }
   }
 }
 
