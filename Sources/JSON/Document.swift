@@ -16,7 +16,8 @@ struct Document {
   /// time: `(object + 1) << 32 | key index` in the slot `object % hintSlots`, 0 when empty.
   let hints: UnsafeMutablePointer<UInt64>
 
-  /// How many objects keep a search hint at once (objects being decoded inside one another).
+  /// How many objects keep a search hint at once (objects being decoded inside one another); a
+  /// power of two.
   static let hintSlots = 32
 
   // MARK: - Values
@@ -142,7 +143,7 @@ struct Document {
   func member(named name: UnsafeBufferPointer<UInt8>, in object: Int) -> Int? {
     let first = object + 1
     let end = next(after: object)
-    let slot = object % Document.hintSlots
+    let slot = object & (Document.hintSlots - 1)
     let hint = hints[slot]
     var start = first
     if hint >> 32 == UInt64(object + 1) {

@@ -524,37 +524,17 @@ private struct MemberNames {
       members += 1
     }
     if members <= 16 {
-      // NB: pairwise on texts found once (a struct's few members): mostly length comparisons.
-      return withUnsafeTemporaryAllocation(of: Int.self, capacity: 48) { found in
-        var key = object + 1
-        var escaped = false
-        for member in 0..<members {
-          let text = keyText(key)
-          escaped = escaped || tokens[key] & Token.flag != 0
-          found[member * 3] = key
-          found[member * 3 + 1] = Int(tokens[key] & Token.payload) + 1
-          found[member * 3 + 2] = text.count
-          key = nextToken(after: key + 1)
+      // NB: pairwise, walking the tape: distinct names mostly differ at their first byte.
+      var key = object + 1
+      for _ in 0..<members {
+        var other = object + 1
+        while other < key {
+          if sameKey(other, key) { return key }
+          other = nextToken(after: other + 1)
         }
-        for member in 1..<members {
-          for other in 0..<member {
-            let same: Bool
-            if escaped {
-              same = sameKey(found[other * 3], found[member * 3])
-            } else {
-              let count = found[member * 3 + 2]
-              guard count == found[other * 3 + 2] else { continue }
-              let a = found[member * 3 + 1]
-              let b = found[other * 3 + 1]
-              same = bytesEqual(
-                UnsafeBufferPointer(rebasing: bytes[a..<(a + count)]),
-                UnsafeBufferPointer(rebasing: bytes[b..<(b + count)]))
-            }
-            if same { return found[member * 3] }
-          }
-        }
-        return nil
+        key = nextToken(after: key + 1)
       }
+      return nil
     }
     // NB: a big object (a dictionary) gets an open-addressing table, so the check stays linear.
     var size = 32
@@ -591,8 +571,19 @@ private struct MemberNames {
   @inline(__always)
   private func sameKey(_ a: Int, _ b: Int) -> Bool {
     let escaped = (tokens[a] | tokens[b]) & Token.flag != 0
-    if !escaped { return bytesEqual(keyText(a), keyText(b)) }
-    return unescaped(keyText(a)) == unescaped(keyText(b))
+    guard !escaped else { return unescaped(keyText(a)) == unescaped(keyText(b)) }
+    // NB: side by side up to the first difference or the closing quote they share: without
+    // escapes a quote ends a name, and each name has one (the scanner checked).
+    var i = Int(tokens[a] & Token.payload) + 1
+    var j = Int(tokens[b] & Token.payload) + 1
+    while i < bytes.count && j < bytes.count {
+      let byte = bytes[i]
+      guard byte == bytes[j] else { return false }
+      if byte == ASCII.quote { return true }
+      i += 1
+      j += 1
+    }
+    return false
   }
 
   private func keyHash(_ token: Int) -> UInt64 {
