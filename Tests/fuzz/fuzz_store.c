@@ -2,7 +2,8 @@
  *
  * An input is a feature choice and a script, one operation a line:
  *
- *     <feature digit: 0 counter, 1 todos, 2 dice, 3 matchscores>
+ *     <feature byte: its value mod 4 picks 0 counter, 1 todos, 2 dice, 3 matchscores; an odd
+ *      value divided by 4 makes the store record (options.record = 1)>
  *     S<action JSON>          tca_store_send_n
  *     N<state JSON>           tca_store_new_n (a snapshot); on success it replaces the store
  *     R<k><response JSON>     tca_store_respond_n to the k-th request seen (k a digit)
@@ -11,6 +12,17 @@
  *     G<JSON pointer>         tca_store_get
  *     A<milliseconds>         tca_store_advance (manual clock)
  *     P                       tca_store_poll
+ *     D<k>                    tca_store_patch since the version k before the current one (k a
+ *                             digit; D alone: since version 0)
+ *     B                       tca_store_state_borrow
+ *     V                       tca_store_version
+ *     Q                       tca_store_take_requests
+ *     K<action JSON>          tca_canonical_action_n of the store's feature
+ *     J                       tca_store_journal, then tca_store_replay of it: the replayed
+ *                             store's state must be the store's, byte for byte
+ *     Y<journal text>         tca_store_replay of the text (a journal line per `|`)
+ *     L<0|1>                  tca_store_log_reductions
+ *     T                       tca_store_take_reductions
  *     <anything else>         sent as an action
  *
  * After every failed call, tca_last_error() must be a short line of printable text (no control
@@ -63,11 +75,14 @@ static void check_error(tca_status status) {
   }
 }
 
+static int recording;
+
 static tca_store *make_store(const char *feature, const char *state, size_t length,
                              requests *seen) {
   tca_options options = TCA_OPTIONS_INIT;
   options.clock = TCA_CLOCK_MANUAL;
   options.seed = 7;
+  options.record = recording;
   tca_store *store = NULL;
   tca_status status = tca_store_new_n(feature, state, length, &options, &store);
   check_error(status);
@@ -76,6 +91,39 @@ static tca_store *make_store(const char *feature, const char *state, size_t leng
     fail("tca_store_set_request_handler", tca_last_error());
   }
   return store;
+}
+
+/* A returned string: NUL-terminated at the length given. */
+static void check_string(const char *what, tca_status status, const char *json, size_t length) {
+  check_error(status);
+  if (status == TCA_OK && (!json || strlen(json) != length)) fail(what, "wrong length");
+}
+
+/* The store's state JSON (caller frees). */
+static char *state_of(tca_store *store, size_t *length) {
+  char *state = NULL;
+  if (tca_store_state(store, &state, length) != TCA_OK) fail("tca_store_state", tca_last_error());
+  return state;
+}
+
+/* A journal replayed in full gives the store's state, byte for byte. */
+static void check_replay(tca_store *store, const char *journal, size_t length) {
+  tca_store *copy = NULL;
+  tca_status status = tca_store_replay(journal, length, TCA_VERSION_NONE, NULL, &copy);
+  if (status != TCA_OK) {
+    fprintf(stderr, "journal:\n%s\n", journal);
+    fail("a store's own journal does not replay", tca_last_error());
+  }
+  size_t state_length = 0, copy_length = 0;
+  char *state = state_of(store, &state_length);
+  char *again = state_of(copy, &copy_length);
+  if (state_length != copy_length || memcmp(state, again, state_length) != 0) {
+    fprintf(stderr, "journal:\n%s\nstate:    %s\nreplayed: %s\n", journal, state, again);
+    fail("the replayed state differs", "");
+  }
+  tca_string_free(state);
+  tca_string_free(again);
+  tca_store_free(copy);
 }
 
 /* The k-th request seen, by the digit at `text` (or an id no request has). */
@@ -139,11 +187,8 @@ static void run_line(tca_store **store, const char *feature, requests *seen, con
     case 'G':
       copy = terminated(rest, rest_length);
       if (copy) {
-        tca_status status = tca_store_get(*store, copy, &json, &json_length);
-        check_error(status);
-        if (status == TCA_OK && (!json || strlen(json) != json_length)) {
-          fail("tca_store_get gave a wrong length", copy);
-        }
+        check_string("tca_store_get", tca_store_get(*store, copy, &json, &json_length), json,
+                     json_length);
       }
       break;
     case 'A': {
@@ -161,6 +206,57 @@ static void run_line(tca_store **store, const char *feature, requests *seen, con
       check_error(tca_store_poll(*store, &ran));
       break;
     }
+    case 'D': {
+      uint64_t version = tca_store_version(*store);
+      uint64_t back = rest_length > 0 ? (unsigned char)rest[0] % 10 : version;
+      tca_status status =
+          tca_store_patch(*store, back <= version ? version - back : 0, &json, &json_length);
+      if (status != TCA_ERR_VERSION_GONE) check_string("tca_store_patch", status, json, json_length);
+      if (status == TCA_OK && json[0] != '[') fail("a patch that is not an array", json);
+      break;
+    }
+    case 'B': {
+      const char *lent = NULL;
+      size_t lent_length = 0;
+      check_string("tca_store_state_borrow", tca_store_state_borrow(*store, &lent, &lent_length),
+                   lent, lent_length);
+      break;
+    }
+    case 'V':
+      (void)tca_store_version(*store);
+      break;
+    case 'Q':
+      check_string("tca_store_take_requests", tca_store_take_requests(*store, &json, &json_length),
+                   json, json_length);
+      break;
+    case 'K':
+      check_string("tca_canonical_action_n",
+                   tca_canonical_action_n(feature, strlen(feature), rest, rest_length, &json,
+                                          &json_length),
+                   json, json_length);
+      break;
+    case 'J': {
+      tca_status status = tca_store_journal(*store, &json, &json_length);
+      check_string("tca_store_journal", status, json, json_length);
+      if (status == TCA_OK) check_replay(*store, json, json_length);
+      break;
+    }
+    case 'Y': {
+      copy = malloc(rest_length + 1);
+      if (!copy) fail("malloc", "");
+      for (size_t i = 0; i < rest_length; i++) copy[i] = rest[i] == '|' ? '\n' : rest[i];
+      tca_store *replayed = NULL;
+      check_error(tca_store_replay(copy, rest_length, TCA_VERSION_NONE, NULL, &replayed));
+      tca_store_free(replayed);
+      break;
+    }
+    case 'L':
+      check_error(tca_store_log_reductions(*store, rest_length > 0 ? rest[0] - '0' : 1));
+      break;
+    case 'T':
+      check_string("tca_store_take_reductions",
+                   tca_store_take_reductions(*store, &json, &json_length), json, json_length);
+      break;
     default:
       check_error(tca_store_send_n(*store, line, length));
       break;
@@ -195,6 +291,7 @@ static void check_round_trip(tca_store *store, const char *feature) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size == 0) return 0;
   const char *feature = features[data[0] % 4];
+  recording = (data[0] / 4) % 2;
   const char *text = (const char *)data + 1;
   size_t remaining = size - 1;
   requests seen = {{0}, 0};
@@ -215,6 +312,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     lines++;
   }
   check_round_trip(store, feature);
+  if (recording) {
+    char *journal = NULL;
+    size_t journal_length = 0;
+    if (tca_store_journal(store, &journal, &journal_length) != TCA_OK) {
+      fail("tca_store_journal of a recording store", tca_last_error());
+    }
+    check_replay(store, journal, journal_length);
+    tca_string_free(journal);
+  }
   tca_store_free(store);
   return 0;
 }

@@ -16,6 +16,16 @@ import sys
 from pathlib import Path
 
 FEATURES = ["counter", "todos", "dice", "matchscores"]
+# A counter journal (tca_store_journal), lines joined by "|" for the harness's Y line.
+JOURNAL = "|".join([
+    '{"tcaJournal":1,"feature":"counter","clock":"manual","seed":7,"version":0,'
+    '"state":{"count":0,"isNumberFactLoading":false}}',
+    '{"send":{"incrementButtonTapped":{}},"version":1}',
+    '{"send":{"numberFactButtonTapped":{}},"version":2}',
+    '{"request":{"id":1,"name":"numberFact.fetch","kind":"oneShot","payload":1}}',
+    '{"respond":1,"value":"1 is a number.","version":3}',
+    '{"advance":500,"version":3}',
+])
 CODE = re.compile(r"`([^`]+)`")
 UUID = re.compile(r"[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}")
 
@@ -84,9 +94,11 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     count = 0
 
-    def seed(name, feature, lines):
+    def seed(name, feature, lines, recording=False):
         nonlocal count
-        text = str(FEATURES.index(feature)) + "\n" + "\n".join(lines) + "\n"
+        # NB: the first byte's value mod 4 is the feature; "4".."7" make recording stores.
+        text = str(FEATURES.index(feature) + (4 if recording else 0)) + "\n"
+        text += "\n".join(lines) + "\n"
         (out / f"{feature}-{name}").write_bytes(text.encode("utf-8"))
         count += 1
 
@@ -103,8 +115,15 @@ def main():
         for action in actions:
             script += ["S" + action, "A350"]
         seed("all", feature, script)
+        # The reads, patches, pull mode, journal and replay, on a recording store.
+        reads = ["D1", "B", "V", "Q", "D", "G", "L1"]
+        seed("recorded", feature, reads + script + reads + ["T", "J", "D9"], recording=True)
+        if actions:
+            seed("canonical", feature, ["K" + a for a in actions])
         for i, answer in enumerate(answers):
             seed(f"answer{i}", feature, ["S" + a for a in actions] + ["R0" + answer, "P"])
+    if "counter" in found:
+        seed("journal", "counter", ["Y" + JOURNAL])
     if len(sys.argv) > 3 and "matchscores" in found:
         for i, fixture in enumerate(sorted(Path(sys.argv[3]).glob("*.json"))):
             answer = compacted(fixture.read_text(encoding="utf-8"))
