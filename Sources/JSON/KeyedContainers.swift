@@ -153,7 +153,14 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   var codingPath: [any CodingKey] { document.pointee.codingPath(to: object) }
 
   var allKeys: [Key] {
-    guard !isEmpty else { return [] }
+    guard !isEmpty, !document.pointee.isEmptyContainer(at: object) else { return [] }
+    // NB: this getter runs unspecialized (through the standard library's type-erasing box), where
+    // every generic array operation looks up metadata at run time. An enum's synthesized
+    // `init(from:)` asks for the keys of a one-member object: that array is made once, whole.
+    if document.pointee.hasOneMember(at: object) {
+      if let known = Key(stringValue: document.pointee.string(at: object + 1)) { return [known] }
+      return payloadKey.map { [$0] } ?? []
+    }
     var keys: [Key] = []
     let end = document.pointee.next(after: object)
     var key = object + 1
@@ -161,12 +168,15 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
       if let known = Key(stringValue: document.pointee.string(at: key)) { keys.append(known) }
       key = document.pointee.next(after: key + 1)
     }
-    if keys.isEmpty, !document.pointee.isEmptyContainer(at: object), let payload = Key(stringValue: "_0"),
-      Key(stringValue: "_1") == nil
-    {
-      keys.append(payload)
-    }
+    if keys.count == 0, let payload = payloadKey { return [payload] }
     return keys
+  }
+
+  /// `_0`, for an object none of whose members is a key: the bare payload of a case with one
+  /// unlabeled value (`{"child":{"searchQueryChanged":"bos"}}`); nil if `Key` has a `_1`.
+  private var payloadKey: Key? {
+    guard let payload = Key(stringValue: "_0"), Key(stringValue: "_1") == nil else { return nil }
+    return payload
   }
 
   @inline(__always)
