@@ -100,6 +100,61 @@ struct OutputBuffer: ~Copyable {
     string.withUTF8 { text in appendString(utf8: text) }
   }
 
+  /// Appends a member's name as `,"name":` (the comma only when `comma`).
+  ///
+  ///     out.appendKey("isComplete", comma: true)  // ,"isComplete":
+  ///
+  /// NB: names are constants of the source, short and almost never escaped: they are copied
+  /// a word (or a byte) at a time after one capacity check, and only a name that has a byte to
+  /// escape takes the general path.
+  @inline(__always)
+  mutating func appendKey(_ name: StaticString, comma: Bool) {
+    name.withUTF8Buffer { text in
+      let start = count
+      reserve(text.count + 12)
+      if comma { appendReserved(ASCII.comma) }
+      appendReserved(ASCII.quote)
+      if let source = UnsafeRawPointer(text.baseAddress), copyUnescaped(source, text.count) {
+        appendReserved(ASCII.quote)
+      } else {
+        count = start + (comma ? 1 : 0)
+        appendString(utf8: text)
+      }
+      append(ASCII.colon)
+    }
+  }
+
+  /// Copies `length` bytes at `source` (room reserved) unless one must be escaped; returns
+  /// whether it did.
+  @inline(__always)
+  private mutating func copyUnescaped(_ source: UnsafeRawPointer, _ length: Int) -> Bool {
+    let target = UnsafeMutableRawPointer(base + count)
+    if length < 8 {
+      var word: UInt64 = 0x2020_2020_2020_2020
+      for i in 0..<length {
+        word ^= UInt64(source.load(fromByteOffset: i, as: UInt8.self) ^ ASCII.space) << (8 * i)
+      }
+      guard !ASCII.needsEscape(word) else { return false }
+      target.storeBytes(of: word, as: UInt64.self)
+    } else {
+      var i = 0
+      while i + 8 <= length {
+        let word = source.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        guard !ASCII.needsEscape(word) else { return false }
+        target.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+        i += 8
+      }
+      if i < length {
+        // NB: the last 8 bytes overlap what was copied; written again, they are the same.
+        let word = source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+        guard !ASCII.needsEscape(word) else { return false }
+        target.storeBytes(of: word, toByteOffset: length - 8, as: UInt64.self)
+      }
+    }
+    count += length
+    return true
+  }
+
   /// Appends UTF-8 text quoted and escaped: `"`, `\` and control characters, nothing else.
   mutating func appendString(utf8 text: UnsafeBufferPointer<UInt8>) {
     // NB: room for whole 8-byte stores past the text, so that short strings and tails are

@@ -398,3 +398,69 @@ private struct ItemGenerator {
   expectSameEncoding([Int?.none, 3])
   expectSameEncoding(["a\u{0}b", "\u{7F}é"])
 }
+
+/// Member names of every length a word copy treats differently (0, short, 8, 9, 16, 17), with
+/// bytes to escape at the start, the middle and the end, and UTF-8.
+private struct Names: Codable, Equatable, JSONEncodable {
+  var values: [Int] = Array(0..<12)
+
+  private enum CodingKeys: String, CodingKey {
+    case empty = ""
+    case one = "a"
+    case eight = "abcdefgh"
+    case nine = "abcdefghi"
+    case sixteen = "abcdefghijklmnop"
+    case seventeen = "abcdefghijklmnopq"
+    case quoteFirst = "\"abcdefghij"
+    case quoteLast = "abcdefghij\""
+    case tabMiddle = "abc\tdef"
+    case backslashNine = "abcdefgh\\"
+    case control = "\u{1}"
+    case utf8 = "é caf\u{e9} 😀"
+  }
+
+  private static let keys: [CodingKeys] = [
+    .empty, .one, .eight, .nine, .sixteen, .seventeen, .quoteFirst, .quoteLast, .tabMiddle,
+    .backslashNine, .control, .utf8,
+  ]
+
+  init() {}
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    values = try Self.keys.map { try container.decode(Int.self, forKey: $0) }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    for (key, value) in zip(Self.keys, values) { try container.encode(value, forKey: key) }
+  }
+
+  func encode(json: JSONValueWriter) throws(JSONDeclined) {
+    try json.object { (object) throws(JSONDeclined) in
+      object.encode(values[0], forKey: "")
+      object.encode(values[1], forKey: "a")
+      object.encode(values[2], forKey: "abcdefgh")
+      object.encode(values[3], forKey: "abcdefghi")
+      object.encode(values[4], forKey: "abcdefghijklmnop")
+      object.encode(values[5], forKey: "abcdefghijklmnopq")
+      object.encode(values[6], forKey: "\"abcdefghij")
+      object.encode(values[7], forKey: "abcdefghij\"")
+      object.encode(values[8], forKey: "abc\tdef")
+      object.encode(values[9], forKey: "abcdefgh\\")
+      object.encode(values[10], forKey: "\u{1}")
+      object.encode(values[11], forKey: "é caf\u{e9} 😀")
+    }
+  }
+}
+
+@Test func memberNamesAreWrittenAsCodableWritesThem() throws {
+  expectSameEncoding(Names())
+  let bytes = try JSONEncoder().encode(Names())
+  let decoded = try bytes.withUnsafeBufferPointer {
+    try JSONDecoder().decodeThroughCodable(Names.self, from: $0)
+  }
+  #expect(decoded == Names())
+  #expect(String(decoding: bytes, as: UTF8.self).hasPrefix(#"{"":0,"a":1,"abcdefgh":2,"#))
+  #expect(String(decoding: bytes, as: UTF8.self).contains(#""abc\tdef":8,"abcdefgh\\":9,"#))
+}

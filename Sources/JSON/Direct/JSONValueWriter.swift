@@ -118,10 +118,8 @@ public struct JSONObjectWriter {
   /// Writes `,"name":` (no comma before the first member).
   @inline(__always)
   private mutating func key(_ name: StaticString) -> JSONValueWriter {
-    if count > 0 { writer.out.pointee.append(ASCII.comma) }
+    writer.out.pointee.appendKey(name, comma: count > 0)
     count += 1
-    name.withUTF8Buffer { writer.out.pointee.appendString(utf8: $0) }
-    writer.out.pointee.append(ASCII.colon)
     return writer
   }
 
