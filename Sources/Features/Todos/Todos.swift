@@ -130,7 +130,7 @@ public struct Todos: Reducer, Sendable {
         return .none
 
       case let .todos(.element(id: id, action: .checkBoxToggled)):
-        guard state.todos[id: id] != nil else { return .none }
+        guard state.todos.index(id: id) != nil else { return .none }
         // NB: each toggle restarts the second: todos sink once the user stops toggling. A
         // debounce on the store's clock, not a `.run` that sleeps: a store timer, no Task to
         // cancel and start again on every toggle.
@@ -141,7 +141,12 @@ public struct Todos: Reducer, Sendable {
         return .none
       }
     }
-    .forEach(\.todos, action: Action.todos) {
+    .forEach(
+      \.todos,
+      action: AnyCasePath(
+        embed: Action.todos,
+        extract: { if case let .todos(action) = $0 { action } else { nil } })
+    ) {
       Todo()
     }
   }

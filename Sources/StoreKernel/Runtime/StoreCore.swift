@@ -155,7 +155,10 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     case let .run(run):
       startTask(run, in: region, sink: sink, done: done)
     case let .cancellable(id, cancelInFlight, effect):
-      if cancelInFlight { cancel(id: id, sparingAncestorsOf: region) }
+      if cancelInFlight {
+        if restartWaiting(id, with: effect, in: region, sink: sink, done: done) { return }
+        cancel(id: id, sparingAncestorsOf: region)
+      }
       guard !region.isCancelled else {
         done?()
         return
@@ -164,10 +167,19 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
       attach(child, to: region)
       child.done = done
       register(child, id: id)
-      start(effect, in: child, sink: sink) { [unowned self, unowned child] in
+      let bodyDone = { [unowned self, unowned child] in
         child.bodyDone = true
         self.settle(child)
       }
+      // NB: a concatenation body (a debounce: its wait, then its effect) is known to the
+      // region, so that the next debounce of the id can restart it in place.
+      guard case let .concatenate(effects) = effect.operation else {
+        return start(effect, in: child, sink: sink, done: bodyDone)
+      }
+      let body = Concatenation(
+        core: self, effects: effects, region: child, sink: sink, done: bodyDone)
+      child.body = body
+      body.next()
     case let .cancel(id):
       cancel(id: id)
       done?()
@@ -186,6 +198,59 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   }
 
   private var nextSequence: UInt64 = 0
+
+  /// Restarts in place the debounce of `id` that is still waiting on its timer, with `effect`
+  /// (a debounce's `.concatenate([.sleep(duration), effect])`) started in `region`; false
+  /// (nothing done) when there is no such debounce, or when it is anything else.
+  ///
+  /// NB: does what cancelling it and starting `effect` in a new region would (a debounce
+  /// restarted on every keystroke or toggle), without freeing its region, timer leaf and
+  /// concatenation and making them again: the timer gets the new deadline and a new id (it
+  /// fires after timers scheduled before it, as a new one would); the concatenation takes the
+  /// new effects and sink; the region and the leaf move to the end of their lists with new
+  /// sequence numbers and origin, as new nodes. Only a lone region of the id, directly in
+  /// `region` and with no one waiting on its completion, qualifies: cancelling anything else
+  /// has effects of its own (a parent told it is done, other regions of the id).
+  private func restartWaiting(
+    _ id: CancelID, with effect: Effect<Action>, in region: Region, sink: ThrottleSink<Action>?,
+    done: (() -> Void)?
+  ) -> Bool {
+    guard case let .concatenate(effects) = effect.operation,
+      case let .sleep(duration)? = effects.first?.operation,
+      let waiting = cancellables[id], waiting.nextWithSameID == nil, waiting.parent === region,
+      waiting.done == nil, !waiting.isCancelled, !region.isCancelled,
+      let body = waiting.body,
+      ObjectIdentifier(type(of: body)) == ObjectIdentifier(Concatenation<Action>.self)
+    else { return false }
+    // NB: the class was checked above: the cast checks nothing more.
+    let concatenation = unsafeDowncast(body, to: Concatenation<Action>.self)
+    guard concatenation.isWaitingOnFirstSleep, let timer = waiting.firstChild as? TimerLeaf,
+      timer.next == nil, let fire = clock.timers.cancel(timer.timerID)
+    else { return false }
+    let deadline = clock.nowNanoseconds.saturatingAdd(duration.saturatingNanoseconds)
+    guard let timerID = clock.timers.schedule(at: deadline, fire) else {
+      // NB: the queue is closed (the store is closing): the timer is gone, so the waiting
+      // debounce is cancelled, and the new one starts (and ends) as it would have.
+      cancel(waiting)
+      return false
+    }
+    timer.timerID = timerID
+    timer.deadline = deadline
+    concatenation.restart(with: effects, sink: sink)
+    waiting.done = done
+    region.remove(waiting)
+    region.append(waiting)
+    restamp(waiting)
+    restamp(timer)
+    return true
+  }
+
+  /// Gives `node` the next sequence number and the current origin, as ``attach(_:to:)`` does.
+  private func restamp(_ node: EffectNode) {
+    nextSequence &+= 1
+    node.sequence = nextSequence
+    node.origin = origin
+  }
 
   private func attach(_ node: EffectNode, to region: Region) {
     nextSequence &+= 1
@@ -696,9 +761,9 @@ private final class Countdown {
 /// synchronous effects does not grow the stack.
 private final class Concatenation<Action> {
   private let core: StoreCore<Action>
-  private let effects: [Effect<Action>]
+  private var effects: [Effect<Action>]
   private let region: Region
-  private let sink: ThrottleSink<Action>?
+  private var sink: ThrottleSink<Action>?
   private let done: (() -> Void)?
   private var index = 0
   private var starting = false
@@ -713,6 +778,23 @@ private final class Concatenation<Action> {
     self.region = region
     self.sink = sink
     self.done = done
+  }
+
+  deinit {
+    if region.body === self { region.body = nil }
+  }
+
+  /// Whether the first effect, a `.sleep`, has started and not ended: a debounce waiting.
+  var isWaitingOnFirstSleep: Bool {
+    guard index == 1, !starting, case .sleep? = effects.first?.operation else { return false }
+    return true
+  }
+
+  /// Goes on with `effects` after its first (a debounce restarted: the wait already running
+  /// stands for the new first effect).
+  func restart(with effects: [Effect<Action>], sink: ThrottleSink<Action>?) {
+    self.effects = effects
+    self.sink = sink
   }
 
   func next() {
