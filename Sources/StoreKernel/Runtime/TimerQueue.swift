@@ -68,11 +68,13 @@ final class TimerQueue: @unchecked Sendable {
   func popDue(now: Int64) -> Fire? {
     lock.withLock { () -> Fire? in
       while let top = storage.heap.first {
+        // NB: the deadline first: when the earliest entry is not due, none is, whether that
+        // entry is live or a cancelled one left in the heap (no lookup on every call).
+        guard top.deadline <= now else { return nil }
         guard storage.live[top.id] != nil else {
           Self.popTop(&storage.heap)
           continue
         }
-        guard top.deadline <= now else { return nil }
         Self.popTop(&storage.heap)
         liveCount.subtract(1, ordering: .releasing)
         return storage.live.removeValue(forKey: top.id)

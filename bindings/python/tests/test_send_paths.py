@@ -89,11 +89,52 @@ def test_errors_are_the_same_on_both_paths(path):
         assert store.state["count"] == 0
 
 
+def test_dict_actions_the_encoder_declines_fail_the_same_on_both_paths(path):
+    deep: dict = {}
+    for _ in range(100_000):
+        deep = {"a": deep}
+    with store_on(path) as store:
+        with pytest.raises(TypeError, match="action cannot be written as JSON: .*not JSON"):
+            store.send({"setCount": object()})
+        with pytest.raises(TypeError, match="action cannot be written as JSON: .*surrogate"):
+            store.send({"setCount": "\ud800"})
+        with pytest.raises(TypeError, match="action cannot be written as JSON: nested too deeply"):
+            store.send({"setCount": deep})
+        with pytest.raises(TypeError, match="action cannot be written as JSON"):
+            store.send({"setCount": float("nan")})
+        with pytest.raises(tca.JSONShapeError, match='one known case, found "jump"'):
+            store.send({"jump": {}})
+        store.send({"incrementButtonTapped": {}})
+        store.send(type("Action", (dict,), {})(incrementButtonTapped={}))  # a subclass: pure path
+        assert store.state["count"] == 2
+
+
+def test_the_compiled_send_writes_a_dict_itself(monkeypatch):
+    with store_on(compiled()) as store:
+        def no_pure_encoding(value, what):
+            raise AssertionError("the pure-Python send encoded the action")
+
+        monkeypatch.setattr(tca.store, "encode", no_pure_encoding)
+        store.send({"incrementButtonTapped": {}})
+        assert store.state["count"] == 1
+
+
+def test_a_todo_is_toggled_by_a_dict_on_both_paths(path):
+    todo = "00000000-0000-4000-8000-000000000001"
+    with store_on(path, "todos", state={"todos": [{"id": todo, "description": "Milk"}]}) as store:
+        toggle = {"todos": {"element": {"id": todo, "action": "checkBoxToggled"}}}
+        store.send(toggle)
+        assert store.state["todos"][0]["isComplete"] is True
+        store.send(toggle)
+        assert store.state["todos"][0]["isComplete"] is False
+
+
 def test_a_closed_store_says_so(path):
     store = store_on(path)
     store.send("incrementButtonTapped")
     store.close()
-    for action in ("incrementButtonTapped", b'"incrementButtonTapped"'):
+    actions = ("incrementButtonTapped", b'"incrementButtonTapped"', {"incrementButtonTapped": {}})
+    for action in actions:
         with pytest.raises(tca.InvalidHandleError, match="closed"):
             store.send(action)
 
