@@ -156,3 +156,20 @@ private func makeStore() -> Store<[String], Debouncing.Action> {
   store.receive(.step("b")) { $0 = ["b"] }
   store.finish()
 }
+
+@Test func aDebounceRestartedManyTimesBehindAnEarlierTimerFiresOnceAfterIt() throws {
+  // NB: each restart leaves an old entry in the timer queue's heap behind the earlier timer;
+  // the queue drops them once they are most of it.
+  let store = makeStore()
+  store.send(.other("other", milliseconds: 50))
+  for step in 0..<10_000 {
+    store.send(.debounce("debounced \(step)", milliseconds: 100))
+    if step % 1_000 == 0 { try store.advance(by: .milliseconds(1)) }
+  }
+  #expect(store.inFlightEffects().count == 2)
+  try store.advance(by: .milliseconds(40))
+  #expect(store.state == ["other"])
+  try store.advance(by: .milliseconds(100))
+  #expect(store.state == ["other", "debounced 9999"])
+  #expect(store.nextDeadline == nil)
+}

@@ -118,7 +118,8 @@ final class TaskLeaf: EffectNode, @unchecked Sendable {
 
 /// A wait on the store's clock (debounce, a throttled action held back).
 final class TimerLeaf: EffectNode, @unchecked Sendable {
-  var timerID: UInt64 = 0
+  /// Its timer in the store's queue (nil until scheduled).
+  var timer: TimerQueue.Ticket?
   /// When it fires; moved when a waiting debounce is restarted in place.
   var deadline: Int64
 

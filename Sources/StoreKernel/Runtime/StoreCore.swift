@@ -225,16 +225,12 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     // NB: the class was checked above: the cast checks nothing more.
     let concatenation = unsafeDowncast(body, to: Concatenation<Action>.self)
     guard concatenation.isWaitingOnFirstSleep, let timer = waiting.firstChild as? TimerLeaf,
-      timer.next == nil, let fire = clock.timers.cancel(timer.timerID)
+      timer.next == nil, let ticket = timer.timer
     else { return false }
     let deadline = clock.nowNanoseconds.saturatingAdd(duration.saturatingNanoseconds)
-    guard let timerID = clock.timers.schedule(at: deadline, fire) else {
-      // NB: the queue is closed (the store is closing): the timer is gone, so the waiting
-      // debounce is cancelled, and the new one starts (and ends) as it would have.
-      cancel(waiting)
-      return false
-    }
-    timer.timerID = timerID
+    // NB: nil when the queue is closed (the store is closing): then the general path.
+    guard let moved = clock.timers.reschedule(ticket, at: deadline) else { return false }
+    timer.timer = moved
     timer.deadline = deadline
     concatenation.restart(with: effects, sink: sink)
     waiting.done = done
@@ -369,17 +365,17 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     let leaf = TimerLeaf(deadline: deadline)
     attach(leaf, to: region)
     leaf.done = done
-    let id = clock.timers.schedule(
+    let ticket = clock.timers.schedule(
       at: deadline,
       .call { [self] in
         fire()
         self.finish(leaf)
       })
-    guard let id else {
+    guard let ticket else {
       finish(leaf)
       return
     }
-    leaf.timerID = id
+    leaf.timer = ticket
   }
 
   /// Runs a due timer (holder).
@@ -499,7 +495,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
       // NB: the leaf finishes when its task returns (at its next job); `send` is already inert.
       leaf.task?.cancel()
     case let leaf as TimerLeaf:
-      _ = clock.timers.cancel(leaf.timerID)
+      if let ticket = leaf.timer { _ = clock.timers.cancel(ticket) }
       finish(leaf)
     case let leaf as RequestLeaf<Action>:
       requests.withLock { _ = $0.open.removeValue(forKey: leaf.id) }
