@@ -85,8 +85,12 @@ where Element.State: Identifiable, Element.State.ID == ID {
     let elementEffects = reduceElement(into: &state, action: action)
     let idsBefore = withElements(of: &state) { $0.ids }
     let parentEffects = parent.reduce(into: &state, action: action)
-    return elementEffects.merge(with: parentEffects).dismissing(
-      idsBefore, keeping: withElements(of: &state) { $0.ids }, by: navigationID(for:))
+    let idsAfter = withElements(of: &state) { $0.ids }
+    let effects = elementEffects.merge(with: parentEffects)
+    // NB: checked here too (O(1) when the ids were not touched), so that the common case does
+    // not form the `navigationID(for:)` closure (a context allocated per action).
+    guard idsBefore != idsAfter else { return effects }
+    return effects.dismissing(idsBefore, keeping: idsAfter, by: navigationID(for:))
   }
 
   @inlinable

@@ -122,6 +122,11 @@ final class TimerLeaf: EffectNode, @unchecked Sendable {
   var timer: TimerQueue.Ticket?
   /// When it fires; moved when a waiting debounce is restarted in place.
   var deadline: Int64
+  /// The duration of the debounce restarted last in this timer, in nanoseconds.
+  ///
+  /// NB: `Duration.components` divides 128-bit numbers; a debounce is restarted with the same
+  /// duration every time.
+  var restartedFor: (duration: Duration, nanoseconds: Int64)?
 
   init(deadline: Int64) { self.deadline = deadline }
 

@@ -227,15 +227,25 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     guard concatenation.isWaitingOnFirstSleep, let timer = waiting.firstChild as? TimerLeaf,
       timer.next == nil, let ticket = timer.timer
     else { return false }
-    let deadline = clock.nowNanoseconds.saturatingAdd(duration.saturatingNanoseconds)
+    let nanoseconds: Int64
+    if let last = timer.restartedFor, last.duration == duration {
+      nanoseconds = last.nanoseconds
+    } else {
+      nanoseconds = duration.saturatingNanoseconds
+      timer.restartedFor = (duration, nanoseconds)
+    }
+    let deadline = clock.nowNanoseconds.saturatingAdd(nanoseconds)
     // NB: nil when the queue is closed (the store is closing): then the general path.
     guard let moved = clock.timers.reschedule(ticket, at: deadline) else { return false }
     timer.timer = moved
     timer.deadline = deadline
     concatenation.restart(with: effects, sink: sink)
     waiting.done = done
-    region.remove(waiting)
-    region.append(waiting)
+    // NB: already the newest child (a debounce alone in its region) stays where it is.
+    if waiting.next != nil {
+      region.remove(waiting)
+      region.append(waiting)
+    }
     restamp(waiting)
     restamp(timer)
     return true
@@ -774,20 +784,25 @@ private final class Concatenation<Action> {
     self.region = region
     self.sink = sink
     self.done = done
+    if case .sleep? = effects.first?.operation {
+      startsWithSleep = true
+    } else {
+      startsWithSleep = false
+    }
   }
 
   deinit {
     if region.body === self { region.body = nil }
   }
 
+  /// Whether the first effect is a `.sleep` (a debounce's wait).
+  private let startsWithSleep: Bool
+
   /// Whether the first effect, a `.sleep`, has started and not ended: a debounce waiting.
-  var isWaitingOnFirstSleep: Bool {
-    guard index == 1, !starting, case .sleep? = effects.first?.operation else { return false }
-    return true
-  }
+  var isWaitingOnFirstSleep: Bool { index == 1 && !starting && startsWithSleep }
 
   /// Goes on with `effects` after its first (a debounce restarted: the wait already running
-  /// stands for the new first effect).
+  /// stands for the new first effect, also a `.sleep`).
   func restart(with effects: [Effect<Action>], sink: ThrottleSink<Action>?) {
     self.effects = effects
     self.sink = sink

@@ -128,6 +128,16 @@ final class TimerQueue: @unchecked Sendable {
   func reschedule(_ ticket: Ticket, at deadline: Int64) -> Ticket? {
     lock.withLock { () -> Ticket? in
       guard !storage.closed, let slot = storage.pending(ticket) else { return nil }
+      // NB: the usual case, the timer first in the heap (a debounce alone), is moved in place:
+      // no entry left behind to pop later.
+      if let top = storage.heap.first, top.slot == slot, top.order == ticket.order {
+        let order = storage.nextOrder
+        storage.nextOrder &+= 1
+        storage.slots[slot].order = order
+        storage.heap[0] = Entry(deadline: deadline, order: order, slot: slot)
+        Self.siftDown(&storage.heap, from: 0)
+        return Ticket(slot: slot, order: order)
+      }
       let moved = storage.push(slot, at: deadline)
       storage.compactIfNeeded(live: liveCount.load(ordering: .relaxed))
       return moved
