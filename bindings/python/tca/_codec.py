@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict
 
 __all__ = ["dumps", "encode", "encode_text", "loads", "message", "ENCODED"]
 
@@ -17,36 +17,23 @@ def _unencodable(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
-def _make_encoder() -> Optional[Callable[[Any, int], Any]]:
-    """The `json` module's C encoder with `dumps`' settings, made once (`JSONEncoder.encode` makes
-    a new one on every call: for a small action that is half the time); None where the C encoder
-    is missing. Called as `encoder(value, 0)`, it gives the text in chunks to join."""
+def _make_fast_dumps() -> Callable[[Any], str]:
+    """`dumps`, through one C encoder made once: `JSONEncoder.encode` makes a new one on every call
+    (for a small action that is half the time). Plain `dumps` where the C encoder is missing."""
     try:
         from json.encoder import (  # type: ignore[attr-defined]
             c_make_encoder,
             encode_basestring,
         )
     except ImportError:  # pragma: no cover - an interpreter without the C accelerator
-        return None
+        return dumps
     if c_make_encoder is None:  # pragma: no cover
-        return None
+        return dumps
     # NB: no circular check (markers None): a shared markers dict would see two threads encoding
     # the same value as a cycle. A real cycle ends in a RecursionError, reported as one.
-    encoder: Callable[[Any, int], Any] = c_make_encoder(
+    encoder = c_make_encoder(
         None, _unencodable, encode_basestring, None, ":", ",", False, False, False
     )
-    return encoder
-
-
-#: The C encoder `fast_dumps` calls; the compiled send (`tca._speedups`) writes dicts with it too.
-ENCODER = _make_encoder()
-
-
-def _make_fast_dumps() -> Callable[[Any], str]:
-    """`dumps` through `ENCODER`; plain `dumps` where the C encoder is missing."""
-    encoder = ENCODER
-    if encoder is None:  # pragma: no cover - an interpreter without the C accelerator
-        return dumps
 
     def fast_dumps(value: Any) -> str:
         try:

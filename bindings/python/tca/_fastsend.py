@@ -1,12 +1,11 @@
 """Store.send's optional compiled path: `tca._speedups`, a small C extension (limited API, one
-build for CPython 3.9+) that sends a cached action name, bytes or a dict without ctypes'
-per-call work.
+build for CPython 3.9+) that sends a cached action name or bytes without ctypes' per-call work.
 
 `make venv` / `make test-python` build it in place and `make wheel` puts it in the wheel; without it
 (another Python, no compiler, or `TCA_PYTHON_PURE=1` in the environment) Store.send is the
 pure-Python path, which behaves the same: the compiled one hands everything it does not take (a
-dataclass, a name not cached yet, a dict the JSON encoder declines) to it, and every failure and
-callback exception to `Store._surface`, which the pure path raises them with.
+dict, a dataclass, a name not cached yet) to it, and every failure and callback exception to
+`Store._surface`, which the pure path raises them with.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ import os
 import weakref
 from typing import Any
 
-from ._codec import ENCODED, ENCODER
+from ._codec import ENCODED
 from ._native import lib as _lib
 
 try:
@@ -45,10 +44,8 @@ def install(store: Any) -> None:
         return
     slow = weakref.WeakMethod(store.send)
     surface = weakref.WeakMethod(store._surface)
-    # NB: with the encoder, a dict action is written and sent in C too (the same encoder as the
-    # pure-Python send's; whatever it declines goes to that send, which raises its error).
     store.__dict__["send"] = _speedups.sender(
-        _address(_lib.tca_store_send_n), store._h, ENCODED, store._raised, slow, surface, ENCODER
+        _address(_lib.tca_store_send_n), store._h, ENCODED, store._raised, slow, surface
     )
 
 
