@@ -342,6 +342,12 @@ final class ChunkNode<Element>: @unchecked Sendable {
   let encoded = AtomicLazyReference<EncodedChunk>()
   /// The leaf's elements' ids as JSON (`1,2,3`), made by the first encoding that needs it.
   let encodedIDs = AtomicLazyReference<EncodedChunk>()
+  /// Set once either cache above holds a text (by `cachedEncoding`).
+  ///
+  /// NB: what ``isEncoded`` reads, on every change of an element: `AtomicLazyReference.load`
+  /// is not inlinable, and unspecialized it looks up generic metadata (~560 instructions a
+  /// call, four a toggle of one todo).
+  let hasEncoding = Atomic<Bool>(false)
 
   @usableFromInline
   init(elements: ContiguousArray<Element> = [], children: ContiguousArray<ChunkNode> = []) {
@@ -374,7 +380,7 @@ final class ChunkNode<Element>: @unchecked Sendable {
 
   /// Whether an encoding of the leaf is cached.
   @usableFromInline
-  var isEncoded: Bool { encoded.load() != nil || encodedIDs.load() != nil }
+  var isEncoded: Bool { hasEncoding.load(ordering: .acquiring) }
 
   @usableFromInline
   func takeElements() -> ContiguousArray<Element> {

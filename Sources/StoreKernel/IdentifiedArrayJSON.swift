@@ -39,7 +39,7 @@ extension IdentifiedArray: JSONEncodable where Element: JSONEncodable {
     try json.array { (array) throws(JSONDeclined) in
       try _elements.forEachLeaf { (leaf) throws(JSONDeclined) in
         try array.writeEncoded(
-          cachedEncoding(leaf.encoded, depth: array.depth) { () throws(JSONDeclined) in
+          cachedEncoding(leaf.encoded, of: leaf, depth: array.depth) { () throws(JSONDeclined) in
             try array.encodedElements(leaf.elements)
           },
           count: leaf.elements.count)
@@ -58,7 +58,8 @@ extension IdentifiedArray where ID: JSONEncodable {
   public func encodeIDs(into array: inout JSONArrayWriter) throws(JSONDeclined) {
     let depth = array.depth
     try _elements.forEachLeaf { (leaf) throws(JSONDeclined) in
-      let text = try cachedEncoding(leaf.encodedIDs, depth: depth) { () throws(JSONDeclined) in
+      let text = try cachedEncoding(leaf.encodedIDs, of: leaf, depth: depth) {
+        () throws(JSONDeclined) in
         try array.encodedElements(leaf.elements.lazy.map(\.id))
       }
       array.writeEncoded(text, count: leaf.elements.count)
@@ -66,14 +67,17 @@ extension IdentifiedArray where ID: JSONEncodable {
   }
 }
 
-/// The text in `cache` if it was made at `depth`, else what `make` makes (kept in `cache`
-/// when it is empty).
-func cachedEncoding(
-  _ cache: borrowing AtomicLazyReference<EncodedChunk>, depth: Int,
+/// The text in `cache` (one of `leaf`'s) if it was made at `depth`, else what `make` makes
+/// (kept in `cache` when it is empty, and `leaf` marked as encoded).
+func cachedEncoding<Element>(
+  _ cache: borrowing AtomicLazyReference<EncodedChunk>, of leaf: ChunkNode<Element>, depth: Int,
   _ make: () throws(JSONDeclined) -> [UInt8]
 ) throws(JSONDeclined) -> [UInt8] {
   if let hit = cache.load(), hit.depth == depth { return hit.text }
   let text = try make()
-  if cache.load() == nil { _ = cache.storeIfNil(EncodedChunk(depth: depth, text: text)) }
+  if cache.load() == nil {
+    _ = cache.storeIfNil(EncodedChunk(depth: depth, text: text))
+    leaf.hasEncoding.store(true, ordering: .releasing)
+  }
   return text
 }

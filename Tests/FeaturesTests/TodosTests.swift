@@ -240,3 +240,25 @@ private func todo(_ n: UInt64, _ description: String = "", done: Bool = false) -
   #expect(try host.get("/todos") == #"[{"id":\#(first),"description":"Milk","isComplete":false}]"#)
   #expect(throws: StoreError.self) { try host.send(#"{"delete":"x"}"#) }
 }
+
+@Test func aHostsTogglesEachRestartTheSecondBeforeTheSort() throws {
+  // NB: a host's store runs the sort's debounce at its root, so each toggle restarts the one
+  // waiting in place (a test store's per-send regions take the general path, above).
+  let host = try HostHarness("todos")
+  for _ in 0..<3 { try host.send(#""addTodoButtonTapped""#) }
+  let ids = try (0..<3).map { try host.get("/todos/\($0)/id") }
+  func toggle(_ id: String) throws {
+    try host.send(#"{"todos":{"element":{"id":\#(id),"action":"checkBoxToggled"}}}"#)
+  }
+  try toggle(ids[0])
+  try host.advance(milliseconds: 600)
+  try toggle(ids[1])
+  // The first toggle's sort would have come at 1,000 ms: it was restarted by the second.
+  try host.advance(milliseconds: 600)
+  #expect(try host.get("/todos/0/id") == ids[0])
+  try host.advance(milliseconds: 399)
+  #expect(try host.get("/todos/0/id") == ids[0])
+  try host.advance(milliseconds: 1)
+  #expect(try host.get("/todos/0/id") == ids[2])
+  #expect(try host.get("/todos/2/id") == ids[1])
+}

@@ -39,7 +39,13 @@ extension Todos.State: JSONCodable {
 extension Todos.Action: JSONCodable {
   public init(json: JSONValueReader) throws(JSONDeclined) {
     let action = try json.enumCase()
+    // NB: the cases are tried in order: a todo's own action (the check box, the text field),
+    // by far the most frequent, first.
     switch action {
+    case "todos":
+      // NB: the element action given bare is an object (`{"todos":{"element":…}}`), read as
+      // the payload itself since it has no `_0` member, as `init(from:)` reads it.
+      self = .todos(try action.payload(IdentifiedActionOf<Todo>.self))
     case "addTodoButtonTapped":
       try action.noPayload()
       self = .addTodoButtonTapped
@@ -58,10 +64,6 @@ extension Todos.Action: JSONCodable {
     case "sortCompletedTodos":
       try action.noPayload()
       self = .sortCompletedTodos
-    case "todos":
-      // NB: the element action given bare is an object (`{"todos":{"element":…}}`), read as
-      // the payload itself since it has no `_0` member, as `init(from:)` reads it.
-      self = .todos(try action.payload(IdentifiedActionOf<Todo>.self))
     default:
       throw JSONDeclined()
     }

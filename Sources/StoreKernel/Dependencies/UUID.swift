@@ -35,25 +35,32 @@ public struct UUID: Hashable, Comparable, Sendable, Codable, CustomStringConvert
   /// Parses the canonical 36-character form from its UTF-8; nil if it is not one.
   public init?(utf8 text: UnsafeBufferPointer<UInt8>) {
     let hyphen = UInt8(ascii: "-")
-    guard text.count == 36, text[8] == hyphen, text[13] == hyphen,
-      text[18] == hyphen, text[23] == hyphen
+    guard text.count == 36, let base = text.baseAddress, base[8] == hyphen, base[13] == hyphen,
+      base[18] == hyphen, base[23] == hyphen
     else { return nil }
-    var words: (UInt64, UInt64) = (0, 0)
+    // NB: read through the base address: every offset below is under 36, the length checked
+    // above (no bounds check per digit: a UUID is parsed on every todo action a host sends).
     var invalid: UInt8 = 0
-    var position = 0
-    for half in 0..<2 {
-      var word: UInt64 = 0
-      for _ in 0..<16 {
-        if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
-        let nibble = UUID.nibble(text[position])
-        invalid |= nibble
-        word = word << 4 | UInt64(nibble & 0xF)
-        position += 1
-      }
-      if half == 0 { words.0 = word } else { words.1 = word }
-    }
+    let high = UUID.hex(base, 0, 8, &invalid) << 32 | UUID.hex(base, 9, 4, &invalid) << 16
+      | UUID.hex(base, 14, 4, &invalid)
+    let low = UUID.hex(base, 19, 4, &invalid) << 48 | UUID.hex(base, 24, 12, &invalid)
     guard invalid & 0x10 == 0 else { return nil }
-    self.init(high: words.0, low: words.1)
+    self.init(high: high, low: low)
+  }
+
+  /// The value of the `count` hex digits at `offset` (at most 16); `invalid` gets 0x10 for a
+  /// byte that is not one.
+  @inline(__always)
+  private static func hex(
+    _ base: UnsafePointer<UInt8>, _ offset: Int, _ count: Int, _ invalid: inout UInt8
+  ) -> UInt64 {
+    var word: UInt64 = 0
+    for position in offset..<(offset + count) {
+      let nibble = UUID.nibble(base[position])
+      invalid |= nibble
+      word = word << 4 | UInt64(nibble & 0xF)
+    }
+    return word
   }
 
   /// A hex digit's value, or 0x10 for any other byte.

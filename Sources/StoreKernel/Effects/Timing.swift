@@ -7,6 +7,9 @@ extension Effect {
   ///       return .send(.search).debounce(id: CancelID.search, for: .milliseconds(300))
   ///
   /// `.none` stays `.none` (and cancels nothing), as upstream.
+  // NB: inlinable, so that the id's box and hash are made by code specialized for its type
+  // (unspecialized, they look up generic metadata on every call).
+  @inlinable
   public func debounce(id: some Hashable & Sendable, for duration: Duration) -> Effect {
     switch operation {
     case .none: return .none

@@ -37,6 +37,12 @@ final class Region: EffectNode, @unchecked Sendable {
   /// The next and previous regions running under the same `id` (``StoreCore`` keeps the oldest).
   var nextWithSameID: Region?
   unowned(unsafe) var previousWithSameID: Region?
+  /// The concatenation that is the region's body, while it runs (a debounce's wait, then its
+  /// effect): what lets ``StoreCore`` restart a waiting debounce in place.
+  ///
+  /// NB: unowned(unsafe), not weak (no side table per region): the concatenation clears it
+  /// when it goes away (it holds the region, so the region outlives it).
+  unowned(unsafe) var body: AnyObject?
 
   init(id: CancelID?) { self.id = id }
 
@@ -112,8 +118,15 @@ final class TaskLeaf: EffectNode, @unchecked Sendable {
 
 /// A wait on the store's clock (debounce, a throttled action held back).
 final class TimerLeaf: EffectNode, @unchecked Sendable {
-  var timerID: UInt64 = 0
-  let deadline: Int64
+  /// Its timer in the store's queue (nil until scheduled).
+  var timer: TimerQueue.Ticket?
+  /// When it fires; moved when a waiting debounce is restarted in place.
+  var deadline: Int64
+  /// The duration of the debounce restarted last in this timer, in nanoseconds.
+  ///
+  /// NB: `Duration.components` divides 128-bit numbers; a debounce is restarted with the same
+  /// duration every time.
+  var restartedFor: (duration: Duration, nanoseconds: Int64)?
 
   init(deadline: Int64) { self.deadline = deadline }
 

@@ -89,20 +89,20 @@ public final class StoreClock: Clock, @unchecked Sendable {
         (continuation: UnsafeContinuation<Void, any Error>) in
         let scheduled = ticket.state.withLock { state -> Bool in
           guard case .idle = state,
-            let id = timers.schedule(at: deadline.nanoseconds, .resume(continuation))
+            let timer = timers.schedule(at: deadline.nanoseconds, .resume(continuation))
           else { return false }
-          state = .scheduled(id)
+          state = .scheduled(timer)
           return true
         }
         if !scheduled { continuation.resume(throwing: CancellationError()) }
       }
     } onCancel: {
-      let id = ticket.state.withLock { state -> UInt64? in
+      let scheduled = ticket.state.withLock { state -> TimerQueue.Ticket? in
         defer { state = .cancelled }
-        if case let .scheduled(id) = state { return id }
+        if case let .scheduled(timer) = state { return timer }
         return nil
       }
-      if let id, case let .resume(continuation)? = timers.cancel(id) {
+      if let scheduled, case let .resume(continuation)? = timers.cancel(scheduled) {
         continuation.resume(throwing: CancellationError())
       }
     }
@@ -113,7 +113,7 @@ public final class StoreClock: Clock, @unchecked Sendable {
 private final class SleepTicket: Sendable {
   enum State: Sendable {
     case idle
-    case scheduled(UInt64)
+    case scheduled(TimerQueue.Ticket)
     case cancelled
   }
 

@@ -155,7 +155,10 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     case let .run(run):
       startTask(run, in: region, sink: sink, done: done)
     case let .cancellable(id, cancelInFlight, effect):
-      if cancelInFlight { cancel(id: id, sparingAncestorsOf: region) }
+      if cancelInFlight {
+        if restartWaiting(id, with: effect, in: region, sink: sink, done: done) { return }
+        cancel(id: id, sparingAncestorsOf: region)
+      }
       guard !region.isCancelled else {
         done?()
         return
@@ -164,10 +167,19 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
       attach(child, to: region)
       child.done = done
       register(child, id: id)
-      start(effect, in: child, sink: sink) { [unowned self, unowned child] in
+      let bodyDone = { [unowned self, unowned child] in
         child.bodyDone = true
         self.settle(child)
       }
+      // NB: a concatenation body (a debounce: its wait, then its effect) is known to the
+      // region, so that the next debounce of the id can restart it in place.
+      guard case let .concatenate(effects) = effect.operation else {
+        return start(effect, in: child, sink: sink, done: bodyDone)
+      }
+      let body = Concatenation(
+        core: self, effects: effects, region: child, sink: sink, done: bodyDone)
+      child.body = body
+      body.next()
     case let .cancel(id):
       cancel(id: id)
       done?()
@@ -186,6 +198,65 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   }
 
   private var nextSequence: UInt64 = 0
+
+  /// Restarts in place the debounce of `id` that is still waiting on its timer, with `effect`
+  /// (a debounce's `.concatenate([.sleep(duration), effect])`) started in `region`; false
+  /// (nothing done) when there is no such debounce, or when it is anything else.
+  ///
+  /// NB: does what cancelling it and starting `effect` in a new region would (a debounce
+  /// restarted on every keystroke or toggle), without freeing its region, timer leaf and
+  /// concatenation and making them again: the timer gets the new deadline and a new id (it
+  /// fires after timers scheduled before it, as a new one would); the concatenation takes the
+  /// new effects and sink; the region and the leaf move to the end of their lists with new
+  /// sequence numbers and origin, as new nodes. Only a lone region of the id, directly in
+  /// `region` and with no one waiting on its completion, qualifies: cancelling anything else
+  /// has effects of its own (a parent told it is done, other regions of the id).
+  private func restartWaiting(
+    _ id: CancelID, with effect: Effect<Action>, in region: Region, sink: ThrottleSink<Action>?,
+    done: (() -> Void)?
+  ) -> Bool {
+    guard case let .concatenate(effects) = effect.operation,
+      case let .sleep(duration)? = effects.first?.operation,
+      let waiting = cancellables[id], waiting.nextWithSameID == nil, waiting.parent === region,
+      waiting.done == nil, !waiting.isCancelled, !region.isCancelled,
+      let body = waiting.body,
+      ObjectIdentifier(type(of: body)) == ObjectIdentifier(Concatenation<Action>.self)
+    else { return false }
+    // NB: the class was checked above: the cast checks nothing more.
+    let concatenation = unsafeDowncast(body, to: Concatenation<Action>.self)
+    guard concatenation.isWaitingOnFirstSleep, let timer = waiting.firstChild as? TimerLeaf,
+      timer.next == nil, let ticket = timer.timer
+    else { return false }
+    let nanoseconds: Int64
+    if let last = timer.restartedFor, last.duration == duration {
+      nanoseconds = last.nanoseconds
+    } else {
+      nanoseconds = duration.saturatingNanoseconds
+      timer.restartedFor = (duration, nanoseconds)
+    }
+    let deadline = clock.nowNanoseconds.saturatingAdd(nanoseconds)
+    // NB: nil when the queue is closed (the store is closing): then the general path.
+    guard let moved = clock.timers.reschedule(ticket, at: deadline) else { return false }
+    timer.timer = moved
+    timer.deadline = deadline
+    concatenation.restart(with: effects, sink: sink)
+    waiting.done = done
+    // NB: already the newest child (a debounce alone in its region) stays where it is.
+    if waiting.next != nil {
+      region.remove(waiting)
+      region.append(waiting)
+    }
+    restamp(waiting)
+    restamp(timer)
+    return true
+  }
+
+  /// Gives `node` the next sequence number and the current origin, as ``attach(_:to:)`` does.
+  private func restamp(_ node: EffectNode) {
+    nextSequence &+= 1
+    node.sequence = nextSequence
+    node.origin = origin
+  }
 
   private func attach(_ node: EffectNode, to region: Region) {
     nextSequence &+= 1
@@ -304,17 +375,17 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     let leaf = TimerLeaf(deadline: deadline)
     attach(leaf, to: region)
     leaf.done = done
-    let id = clock.timers.schedule(
+    let ticket = clock.timers.schedule(
       at: deadline,
       .call { [self] in
         fire()
         self.finish(leaf)
       })
-    guard let id else {
+    guard let ticket else {
       finish(leaf)
       return
     }
-    leaf.timerID = id
+    leaf.timer = ticket
   }
 
   /// Runs a due timer (holder).
@@ -434,7 +505,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
       // NB: the leaf finishes when its task returns (at its next job); `send` is already inert.
       leaf.task?.cancel()
     case let leaf as TimerLeaf:
-      _ = clock.timers.cancel(leaf.timerID)
+      if let ticket = leaf.timer { _ = clock.timers.cancel(ticket) }
       finish(leaf)
     case let leaf as RequestLeaf<Action>:
       requests.withLock { _ = $0.open.removeValue(forKey: leaf.id) }
@@ -696,9 +767,9 @@ private final class Countdown {
 /// synchronous effects does not grow the stack.
 private final class Concatenation<Action> {
   private let core: StoreCore<Action>
-  private let effects: [Effect<Action>]
+  private var effects: [Effect<Action>]
   private let region: Region
-  private let sink: ThrottleSink<Action>?
+  private var sink: ThrottleSink<Action>?
   private let done: (() -> Void)?
   private var index = 0
   private var starting = false
@@ -713,6 +784,28 @@ private final class Concatenation<Action> {
     self.region = region
     self.sink = sink
     self.done = done
+    if case .sleep? = effects.first?.operation {
+      startsWithSleep = true
+    } else {
+      startsWithSleep = false
+    }
+  }
+
+  deinit {
+    if region.body === self { region.body = nil }
+  }
+
+  /// Whether the first effect is a `.sleep` (a debounce's wait).
+  private let startsWithSleep: Bool
+
+  /// Whether the first effect, a `.sleep`, has started and not ended: a debounce waiting.
+  var isWaitingOnFirstSleep: Bool { index == 1 && !starting && startsWithSleep }
+
+  /// Goes on with `effects` after its first (a debounce restarted: the wait already running
+  /// stands for the new first effect, also a `.sleep`).
+  func restart(with effects: [Effect<Action>], sink: ThrottleSink<Action>?) {
+    self.effects = effects
+    self.sink = sink
   }
 
   func next() {

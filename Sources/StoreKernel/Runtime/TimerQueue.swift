@@ -16,20 +16,82 @@ final class TimerQueue: @unchecked Sendable {
     case call(() -> Void)
   }
 
+  /// A scheduled timer, to cancel or move it: its slot, and which of the slot's timers it is.
+  struct Ticket: Equatable, Sendable {
+    fileprivate let slot: Int
+    fileprivate let order: UInt64
+  }
+
+  /// A timer in the heap, in deadline order, then in the order scheduled.
   private struct Entry {
     var deadline: Int64
-    var id: UInt64
+    /// When it was scheduled (from 1 up, never reused): ties fire in this order.
+    var order: UInt64
+    var slot: Int
 
     func precedes(_ other: Entry) -> Bool {
-      deadline != other.deadline ? deadline < other.deadline : id < other.id
+      deadline != other.deadline ? deadline < other.deadline : order < other.order
     }
+  }
+
+  /// Where a pending timer's work waits: the entry of the heap that stands for it (its
+  /// `order`; 0 when the slot is free) and what it does.
+  ///
+  /// NB: slots, not a dictionary keyed by id: scheduling, cancelling and moving a timer (a
+  /// debounce restarted on every keystroke) cost no hashing. A cancelled or moved timer's old
+  /// entry stays in the heap until it comes to the top, recognised by its `order`.
+  private struct Slot {
+    var order: UInt64 = 0
+    var fire: Fire? = nil
   }
 
   private struct Storage {
     var heap: [Entry] = []
-    var live: [UInt64: Fire] = [:]
-    var nextID: UInt64 = 1
+    var slots: [Slot] = []
+    var freeSlots: [Int] = []
+    var nextOrder: UInt64 = 1
     var closed = false
+
+    func isLive(_ entry: Entry) -> Bool { slots[entry.slot].order == entry.order }
+
+    /// The slot of `ticket` if its timer is pending.
+    func pending(_ ticket: Ticket) -> Int? {
+      guard ticket.slot >= 0, ticket.slot < slots.count, slots[ticket.slot].order == ticket.order,
+        slots[ticket.slot].fire != nil
+      else { return nil }
+      return ticket.slot
+    }
+
+    /// Empties `slot`, returning what its timer would have done.
+    mutating func free(_ slot: Int) -> Fire? {
+      let fire = slots[slot].fire
+      slots[slot] = Slot()
+      freeSlots.append(slot)
+      return fire
+    }
+
+    /// Adds an entry for `slot` at `deadline`; returns its ticket.
+    mutating func push(_ slot: Int, at deadline: Int64) -> Ticket {
+      let order = nextOrder
+      nextOrder &+= 1
+      slots[slot].order = order
+      heap.append(Entry(deadline: deadline, order: order, slot: slot))
+      TimerQueue.siftUp(&heap, from: heap.count - 1)
+      return Ticket(slot: slot, order: order)
+    }
+
+    /// Drops the entries of cancelled and moved timers once they are most of the heap (so a
+    /// debounce restarted many times while an earlier timer waits does not grow it for ever).
+    mutating func compactIfNeeded(live: Int) {
+      guard heap.count > 64, heap.count > 2 * live else { return }
+      let slots = self.slots
+      heap.removeAll { slots[$0.slot].order != $0.order }
+      var start = heap.count / 2
+      while start > 0 {
+        start -= 1
+        TimerQueue.siftDown(&heap, from: start)
+      }
+    }
   }
 
   // NB: a lock of its own because a sleeping task may be cancelled, and its cancellation handler
@@ -42,25 +104,52 @@ final class TimerQueue: @unchecked Sendable {
   @inlinable var isEmpty: Bool { liveCount.load(ordering: .acquiring) == 0 }
 
   /// Schedules `fire` at `deadline`; nil if the queue is closed (the store is closed).
-  func schedule(at deadline: Int64, _ fire: Fire) -> UInt64? {
-    lock.withLock { () -> UInt64? in
+  func schedule(at deadline: Int64, _ fire: Fire) -> Ticket? {
+    lock.withLock { () -> Ticket? in
       guard !storage.closed else { return nil }
-      let id = storage.nextID
-      storage.nextID &+= 1
-      storage.live[id] = fire
-      storage.heap.append(Entry(deadline: deadline, id: id))
-      Self.siftUp(&storage.heap, from: storage.heap.count - 1)
-      liveCount.add(1, ordering: .releasing)
-      return id
+      let slot: Int
+      if let free = storage.freeSlots.popLast() {
+        slot = free
+      } else {
+        slot = storage.slots.count
+        storage.slots.append(Slot())
+      }
+      storage.slots[slot].fire = fire
+      let ticket = storage.push(slot, at: deadline)
+      let live = liveCount.add(1, ordering: .releasing).newValue
+      storage.compactIfNeeded(live: live)
+      return ticket
     }
   }
 
-  /// Removes the timer `id`; returns what it would have done, or nil if it already fired.
-  func cancel(_ id: UInt64) -> Fire? {
+  /// Moves the pending timer `ticket` to `deadline`, as if cancelled and scheduled again (it
+  /// fires after the timers already due then); returns its new ticket, or nil if it is not
+  /// pending (fired, cancelled) or the queue is closed.
+  func reschedule(_ ticket: Ticket, at deadline: Int64) -> Ticket? {
+    lock.withLock { () -> Ticket? in
+      guard !storage.closed, let slot = storage.pending(ticket) else { return nil }
+      // NB: the usual case, the timer first in the heap (a debounce alone), is moved in place:
+      // no entry left behind to pop later.
+      if let top = storage.heap.first, top.slot == slot, top.order == ticket.order {
+        let order = storage.nextOrder
+        storage.nextOrder &+= 1
+        storage.slots[slot].order = order
+        storage.heap[0] = Entry(deadline: deadline, order: order, slot: slot)
+        Self.siftDown(&storage.heap, from: 0)
+        return Ticket(slot: slot, order: order)
+      }
+      let moved = storage.push(slot, at: deadline)
+      storage.compactIfNeeded(live: liveCount.load(ordering: .relaxed))
+      return moved
+    }
+  }
+
+  /// Removes the timer `ticket`; returns what it would have done, or nil if it already fired.
+  func cancel(_ ticket: Ticket) -> Fire? {
     lock.withLock { () -> Fire? in
-      guard let fire = storage.live.removeValue(forKey: id) else { return nil }
+      guard let slot = storage.pending(ticket) else { return nil }
       liveCount.subtract(1, ordering: .releasing)
-      return fire
+      return storage.free(slot)
     }
   }
 
@@ -68,14 +157,13 @@ final class TimerQueue: @unchecked Sendable {
   func popDue(now: Int64) -> Fire? {
     lock.withLock { () -> Fire? in
       while let top = storage.heap.first {
-        guard storage.live[top.id] != nil else {
-          Self.popTop(&storage.heap)
-          continue
-        }
+        // NB: the deadline first: when the earliest entry is not due, none is, whether that
+        // entry is live or a cancelled one left in the heap.
         guard top.deadline <= now else { return nil }
         Self.popTop(&storage.heap)
+        guard storage.isLive(top) else { continue }
         liveCount.subtract(1, ordering: .releasing)
-        return storage.live.removeValue(forKey: top.id)
+        return storage.free(top.slot)
       }
       return nil
     }
@@ -85,7 +173,7 @@ final class TimerQueue: @unchecked Sendable {
   var earliestDeadline: Int64? {
     lock.withLock { () -> Int64? in
       while let top = storage.heap.first {
-        if storage.live[top.id] != nil { return top.deadline }
+        if storage.isLive(top) { return top.deadline }
         Self.popTop(&storage.heap)
       }
       return nil
@@ -96,8 +184,11 @@ final class TimerQueue: @unchecked Sendable {
   func close() -> [Fire] {
     lock.withLock { () -> [Fire] in
       storage.closed = true
-      let pending = storage.heap.compactMap { storage.live[$0.id] }
-      storage.live.removeAll()
+      let pending = storage.heap.compactMap {
+        storage.isLive($0) ? storage.slots[$0.slot].fire : nil
+      }
+      storage.slots.removeAll()
+      storage.freeSlots.removeAll()
       storage.heap.removeAll()
       liveCount.store(0, ordering: .releasing)
       return pending

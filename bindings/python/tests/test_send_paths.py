@@ -6,6 +6,7 @@ each test runs once on each path.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -89,11 +90,98 @@ def test_errors_are_the_same_on_both_paths(path):
         assert store.state["count"] == 0
 
 
+def test_dict_actions_the_encoder_declines_fail_the_same_on_both_paths(path):
+    deep: dict = {}
+    for _ in range(100_000):
+        deep = {"a": deep}
+    with store_on(path) as store:
+        with pytest.raises(TypeError, match="action cannot be written as JSON: .*not JSON"):
+            store.send({"setCount": object()})
+        with pytest.raises(TypeError, match="action cannot be written as JSON: .*surrogate"):
+            store.send({"setCount": "\ud800"})
+        with pytest.raises(TypeError, match="action cannot be written as JSON: nested too deeply"):
+            store.send({"setCount": deep})
+        with pytest.raises(TypeError, match="action cannot be written as JSON"):
+            store.send({"setCount": float("nan")})
+        with pytest.raises(tca.JSONShapeError, match='one known case, found "jump"'):
+            store.send({"jump": {}})
+        store.send({"incrementButtonTapped": {}})
+        store.send(type("Action", (dict,), {})(incrementButtonTapped={}))  # a subclass: pure path
+        assert store.state["count"] == 2
+
+
+def test_the_compiled_send_writes_a_dict_itself(monkeypatch):
+    with store_on(compiled()) as store:
+        def no_pure_encoding(value, what):
+            raise AssertionError("the pure-Python send encoded the action")
+
+        monkeypatch.setattr(tca.store, "encode", no_pure_encoding)
+        store.send({"incrementButtonTapped": {}})
+        assert store.state["count"] == 1
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"todos": {"element": {"id": "00000000-0000-4000-8000-000000000042", "action": "x"}}},
+        {"s": 'quote " backslash \\ newline \n tab \t cr \r bs \b ff \f nul \x00 \x1f del \x7f'},
+        {"s": "caf\u00e9 \u2028 \U0001f600", "": "", "n": None, "t": True, "f": False},
+        {"i": [0, -1, 2**63 - 1, -(2**63)], "nested": [[], {}, ({"a": (1, "b")},)]},
+        {"x" * 2000: ["y" * 3000] * 3},
+        "bare",
+        [1, "two"],
+    ],
+)
+def test_the_compiled_writer_writes_what_json_does(value):
+    compiled()
+    from tca import _speedups
+
+    written = _speedups.dumps(value)
+    assert written == json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"f": 1.5},
+        {1: "int key"},
+        {"big": 2**64},
+        {"s": "\ud800"},
+        {"o": object()},
+        type("Sub", (dict,), {})(a=1),
+        {"deep": json.loads("[" * 70 + "]" * 70)},
+    ],
+)
+def test_the_compiled_writer_leaves_the_rest_to_the_pure_send(value):
+    compiled()
+    from tca import _speedups
+
+    assert _speedups.dumps(value) is None
+
+
+def test_a_dict_the_compiled_writer_declines_is_still_sent(path):
+    with store_on(path) as store:
+        store.send({"incrementButtonTapped": {"ignored": 1.5}})
+        store.send({"incrementButtonTapped": {1: 2}})
+        assert store.state["count"] == 2
+
+
+def test_a_todo_is_toggled_by_a_dict_on_both_paths(path):
+    todo = "00000000-0000-4000-8000-000000000001"
+    with store_on(path, "todos", state={"todos": [{"id": todo, "description": "Milk"}]}) as store:
+        toggle = {"todos": {"element": {"id": todo, "action": "checkBoxToggled"}}}
+        store.send(toggle)
+        assert store.state["todos"][0]["isComplete"] is True
+        store.send(toggle)
+        assert store.state["todos"][0]["isComplete"] is False
+
+
 def test_a_closed_store_says_so(path):
     store = store_on(path)
     store.send("incrementButtonTapped")
     store.close()
-    for action in ("incrementButtonTapped", b'"incrementButtonTapped"'):
+    actions = ("incrementButtonTapped", b'"incrementButtonTapped"', {"incrementButtonTapped": {}})
+    for action in actions:
         with pytest.raises(tca.InvalidHandleError, match="closed"):
             store.send(action)
 
