@@ -51,7 +51,10 @@ final class StoreContext: Sendable {
       } catch {
         throw Failure(error)
       }
-      guard let text = lent.text else { throw Failure(StoreError.closed) }
+      if let size = lent.unallocated {
+        throw Failure(.noMemory, "out of memory for \(size) bytes of state")
+      }
+      guard let text = lent.text else { throw Failure(.noMemory, "no state text") }
       return (UnsafeRawPointer(text.pointer).assumingMemoryBound(to: CChar.self), text.count)
     }
   }

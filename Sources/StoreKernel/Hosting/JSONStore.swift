@@ -150,6 +150,9 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
     if lent.version == version { return }
     let encoder = JSONEncoder()
     if lent.update(to: state, version: version, encoder: encoder) { return }
+    // NB: a write that fails leaves the layout half made: the text is then of no version, and
+    // the next lend writes it whole.
+    lent.version = nil
     do throws(JSONError) {
       lent.replace(with: try encoder.encode(state, layout: lent.layout), version: version)
     } catch {

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import JSON
 
 /// The state text a store lends its host (`tca_store_state_borrow`): NUL-terminated, owned
@@ -28,10 +33,13 @@ public final class LentState {
   let layout = JSONLayout()
   /// How many times the text was updated in place, and written whole (for tests).
   public private(set) var updates = (inPlace: 0, whole: 0)
+  /// The size a text written whole could not get memory for (nil: the last one did): the text
+  /// and its version are then left as they were.
+  public private(set) var unallocated: Int?
 
   public init() {}
 
-  deinit { memory?.deallocate() }
+  deinit { free(memory?.baseAddress) }
 
   /// The text, NUL-terminated, and its length (without the NUL).
   public var text: (pointer: UnsafePointer<UInt8>, count: Int)? {
@@ -39,16 +47,25 @@ public final class LentState {
     return (UnsafePointer(base), count)
   }
 
-  /// Replaces the text with `bytes` (a fresh buffer, and a NUL).
+  /// Replaces the text with `bytes` (a fresh buffer from `malloc`, and a NUL); on failure
+  /// records ``unallocated`` and keeps the old text.
   ///
   /// NB: the new buffer is made before the old one is freed, so a text written again never
   /// has the old one's address: a host (and the tests) can tell an update in place by it.
   func replace(with bytes: [UInt8], version: UInt64) {
-    let old = memory
-    defer { old?.deallocate() }
-    let fresh = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count + 1)
+    let (size, overflow) = bytes.count.addingReportingOverflow(1)
+    guard !overflow, let raw = malloc(size) else {
+      // NB: the layout now describes `bytes`, not the text kept: no update in place from it.
+      unallocated = bytes.count
+      self.version = nil
+      return
+    }
+    unallocated = nil
+    let fresh = UnsafeMutableBufferPointer(
+      start: raw.bindMemory(to: UInt8.self, capacity: size), count: size)
     _ = fresh.initialize(from: bytes)
     fresh[bytes.count] = 0
+    free(memory?.baseAddress)
     memory = fresh
     count = bytes.count
     self.version = version
