@@ -109,8 +109,9 @@ public final class JSONLayout {
 
   /// Keeps the skeleton of the text just written in full.
   func finishFull(_ text: UnsafeBufferPointer<UInt8>) {
+    // NB: no capacity reserved from the text's size: the skeleton is kept, and is small (the
+    // text outside the identified arrays).
     var skeleton: [UInt8] = []
-    skeleton.reserveCapacity(max(0, text.count - slots.reduce(0) { $0 + $1.count } * 16))
     var at = 0
     for value in slots {
       for slot in value {
