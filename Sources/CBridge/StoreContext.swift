@@ -17,9 +17,9 @@ final class StoreContext: Sendable {
   let subscriptions = Locked<[UInt64: Subscription]>([:])
   /// The state JSON, NUL-terminated, of the version subscribers last got it for.
   let subscriberJSON = Locked<(version: UInt64, json: [UInt8])?>(nil)
-  /// The state JSON lent by `tca_store_state_borrow`: malloc'd, NUL-terminated, of `version`;
-  /// replaced (and freed) by a borrow after a change, freed with the context.
-  let borrowed = Locked<(version: UInt64, json: UnsafeMutablePointer<CChar>, length: Int)?>(nil)
+  /// The state JSON lent by `tca_store_state_borrow`, NUL-terminated: kept by the context,
+  /// updated in place (or written again) by a borrow after a change, freed with the context.
+  let borrowed = Locked<LentState>(LentState())
 
   init(handle: StoreHandle, store: any HostStore, callbacks: CallbackGate, runner: Runner?) {
     self.handle = handle
@@ -39,34 +39,24 @@ final class StoreContext: Sendable {
     return json
   }
 
-  deinit {
-    borrowed.withLock { lent in
-      if let lent { releaseBorrowed(lent.json) }
-      lent = nil
-    }
-  }
-
   /// The state JSON, NUL-terminated, and its length, owned by the context: the same pointer
-  /// while the state is unchanged (no copy), a new one after a change.
+  /// and text while the state is unchanged (no copy); after a change, the same memory updated
+  /// in place when the change allows it, else a new text (``LentState``).
   func borrowState() throws(Failure) -> (UnsafePointer<CChar>, Int) {
-    // NB: the version is read before the JSON: if the state changes in between, the JSON is
-    // newer than its label, and the next borrow (which then sees a newer version) copies again.
-    let version = store.version
-    if let lent = borrowed.withLock({ $0 }), lent.version == version {
-      return (UnsafePointer(lent.json), lent.length)
+    // NB: under the lock for the whole update: two borrows at once must not write the text
+    // together. The text a host was lent before this call is no longer valid (tca.h).
+    try borrowed.withLock { (lent) throws(Failure) in
+      do throws(StoreError) {
+        try store.lend(into: lent)
+      } catch {
+        throw Failure(error)
+      }
+      if let size = lent.unallocated {
+        throw Failure(.noMemory, "out of memory for \(size) bytes of state")
+      }
+      guard let text = lent.text else { throw Failure(.noMemory, "no state text") }
+      return (UnsafeRawPointer(text.pointer).assumingMemoryBound(to: CChar.self), text.count)
     }
-    let json: [UInt8]
-    do throws(StoreError) {
-      json = try store.stateJSON()
-    } catch {
-      throw Failure(error)
-    }
-    let copy = try mallocString(json)
-    borrowed.withLock { lent in
-      if let lent { releaseBorrowed(lent.json) }
-      lent = (version, copy, json.count)
-    }
-    return (UnsafePointer(copy), json.count)
   }
 
   /// Closes the store and retires its callbacks (tca_store_free); the handle is already gone.
@@ -136,8 +126,3 @@ struct StoreHandle: Sendable, Hashable {
 
 @inline(__always)
 func currentThread() -> UInt { UInt(pthread_self()) }
-
-/// Frees a lent state (NB: a free function: inside ``StoreContext``, `free` is its method).
-private func releaseBorrowed(_ json: UnsafeMutablePointer<CChar>) {
-  free(json)
-}

@@ -89,6 +89,59 @@ public struct JSONEncoder: Sendable {
     return try encodeThroughCodable(value)
   }
 
+  /// Encodes `value` laid out for a lent text (``JSONLayout``): each chunk of a chunked value
+  /// (an identified array's leaf) in a slot with slack, the layout recorded in `layout`. A
+  /// value that does not write itself directly is encoded as ``encode(_:)`` does, with no
+  /// slots.
+  public func encode<T: Encodable>(_ value: T, layout: JSONLayout) throws(JSONError) -> [UInt8] {
+    layout.startFull()
+    guard let direct = value as? any JSONEncodable else { return try encode(value) }
+    if let bytes = Self.write(direct, layout: layout, capacity: 1024, finish: { out in
+      layout.finishFull(out)
+    }) {
+      return bytes
+    }
+    layout.startFull()
+    return try encode(value)
+  }
+
+  /// Updates `text`, laid out by `layout` for an earlier value, to `value`'s in place: O(what
+  /// changed) in the chunked values (see ``JSONLayout``). False when it cannot (the text is
+  /// then unchanged, and must be written again with ``encode(_:layout:)``).
+  public func update<T: Encodable>(
+    _ text: UnsafeMutableBufferPointer<UInt8>, to value: T, layout: JSONLayout
+  ) -> Bool {
+    guard layout.hasSlots, let direct = value as? any JSONEncodable else { return false }
+    layout.startSkeleton()
+    var updated = false
+    let written = Self.write(direct, layout: layout, capacity: 256) { skeleton in
+      updated = layout.finishSkeleton(skeleton, into: text)
+    }
+    return written != nil && updated
+  }
+
+  /// Writes `value` directly into a buffer carrying `layout`; calls `finish` with the bytes
+  /// written and returns them (nil if the value declined).
+  private static func write<T: JSONEncodable>(
+    _ value: T, layout: JSONLayout, capacity: Int,
+    finish: (UnsafeBufferPointer<UInt8>) -> Void
+  ) -> [UInt8]? {
+    var out = OutputBuffer(capacity: capacity)
+    out.layout = layout
+    let written = withUnsafeMutablePointer(to: &out) { (out) -> Bool in
+      do throws(JSONDeclined) {
+        try value.encode(json: JSONValueWriter(out, depth: 0))
+        return true
+      } catch {
+        return false
+      }
+    }
+    guard written else { return nil }
+    out.layout = nil
+    finish(UnsafeBufferPointer(start: out.base, count: out.count))
+    return out.bytes()
+  }
+
   /// Encodes with `encode(to:)` only, even for a type that writes itself directly: the
   /// reference the direct path is tested and measured against.
   public func encodeThroughCodable<T: Encodable>(_ value: T) throws(JSONError) -> [UInt8] {

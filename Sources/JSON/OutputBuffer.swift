@@ -13,6 +13,8 @@ struct OutputBuffer: ~Copyable {
   private var capacity: Int
   /// Whether `base` is ours to free (not memory lent by the caller).
   private var ownsMemory = true
+  /// The layout of a lent text being written (``JSONLayout``), nil for any other text.
+  var layout: JSONLayout?
 
   init(capacity: Int = 256) {
     self.capacity = max(capacity, 16)

@@ -296,16 +296,6 @@ extension IdentifiedArray: Equatable where Element: Equatable {
   public static func == (lhs: IdentifiedArray, rhs: IdentifiedArray) -> Bool {
     lhs._elements == rhs._elements
   }
-
-  /// Whether both arrays hold the same ids in the same order, as far as an O(1) look tells:
-  /// true when they share their list of ids (an element changed in place keeps it shared).
-  @inlinable
-  public func sharesIDs(with other: IdentifiedArray) -> Bool {
-    guard _ids.count == other._ids.count else { return false }
-    return _ids.withUnsafeBufferPointer { mine in
-      other._ids.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
-    }
-  }
 }
 
 extension IdentifiedArray: Hashable where Element: Hashable {
@@ -359,4 +349,16 @@ func shownID(_ id: some Hashable) -> String {
     (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D
   }
   return plain ? described : JSONError.quoted(described)
+}
+
+extension IdentifiedArray {
+  /// Whether both arrays hold the same ids in the same order, as far as an O(1) look tells:
+  /// true when they share their list of ids (an element changed in place keeps it shared).
+  @inlinable
+  public func sharesIDs(with other: IdentifiedArray) -> Bool {
+    guard _ids.count == other._ids.count else { return false }
+    return _ids.withUnsafeBufferPointer { mine in
+      other._ids.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+    }
+  }
 }

@@ -221,6 +221,25 @@ extension JSONArrayWriter {
     return out.bytes()
   }
 
+  /// The layout of the lent text being written (``JSONLayout``), nil for any other text: a
+  /// value that keeps its text in chunks then writes them with ``writeSlot(_:count:)``.
+  public var layout: JSONLayout? { writer.out.pointee.layout }
+
+  /// Writes `count` elements given as their text `a,b,c` (as ``writeEncoded(_:count:)``) into
+  /// a slot of the lent text: the text (after a comma unless it is the first), then slack
+  /// spaces, recorded in ``layout``. Without a layout in full mode, a plain ``writeEncoded``.
+  public mutating func writeSlot(_ text: [UInt8], count: Int) {
+    guard count > 0 else { return }
+    guard let layout, layout.mode == .full else { return writeEncoded(text, count: count) }
+    let start = writer.out.pointee.count
+    writeEncoded(text, count: count)
+    let written = writer.out.pointee.count - start
+    let slack = JSONLayout.slack(for: written)
+    writer.out.pointee.reserve(slack)
+    for _ in 0..<slack { writer.out.pointee.appendReserved(ASCII.space) }
+    layout.record(slotAt: start, capacity: written + slack)
+  }
+
   /// Writes `count` elements given as their text `a,b,c`, made by
   /// ``encodedElements(_:)`` at this ``depth`` (not checked: the text is copied as is).
   public mutating func writeEncoded(_ text: [UInt8], count: Int) {

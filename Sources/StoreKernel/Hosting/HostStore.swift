@@ -13,6 +13,10 @@ public protocol HostStore: AnyObject, Sendable {
   func send(json action: UnsafeBufferPointer<UInt8>) throws(StoreError)
   /// The current state, encoded; cached per version, so an unchanged state is not re-encoded.
   func stateJSON() throws(StoreError) -> [UInt8]
+  /// Brings `lent` (the text `tca_store_state_borrow` lends) to the current state: nothing
+  /// when it holds the current version, else updated in place or written again
+  /// (``LentState``). The caller serializes calls with the same `lent`.
+  func lend(into lent: LentState) throws(StoreError)
   /// RFC 6902 JSON Patch (a JSON array) from the state JSON of version `since` to the current
   /// one; `[]` when nothing changed. `.versionGone` when `since` is no longer kept (see
   /// ``VersionHistory``) or is newer than the current version.
@@ -59,4 +63,13 @@ public protocol HostStore: AnyObject, Sendable {
   /// Whether a host callback unwound out of the store (C++ exception, longjmp): the host must
   /// then refuse every call but `close`. Notices first whether one of this thread's just did.
   var isUnwound: Bool { get }
+}
+
+extension HostStore {
+  /// The whole text, each time the version changes (a store with no typed state at hand).
+  public func lend(into lent: LentState) throws(StoreError) {
+    let version = self.version
+    if lent.version == version { return }
+    lent.replace(with: try stateJSON(), version: version)
+  }
 }

@@ -142,6 +142,24 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
 
   var version: UInt64 { readVersion() }
 
+  func lend(into lent: LentState) throws(StoreError) {
+    guard !store.isClosed else { throw .closed }
+    if lent.version == readVersion() { return }
+    // NB: from a copy of the state (copy-on-write), outside the store's lock.
+    let (state, version) = store.stateAndVersion
+    if lent.version == version { return }
+    let encoder = JSONEncoder()
+    if lent.update(to: state, version: version, encoder: encoder) { return }
+    // NB: a write that fails leaves the layout half made: the text is then of no version, and
+    // the next lend writes it whole.
+    lent.version = nil
+    do throws(JSONError) {
+      lent.replace(with: try encoder.encode(state, layout: lent.layout), version: version)
+    } catch {
+      throw .json(error)
+    }
+  }
+
   func patch(since: UInt64) throws(StoreError) -> [UInt8] {
     guard !store.isClosed else { throw .closed }
     let (old, state, version) = store.states(since: since)

@@ -318,6 +318,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   }
 
   func stateJSON() throws(StoreError) -> [UInt8] { try inner.stateJSON() }
+  func lend(into lent: LentState) throws(StoreError) { try inner.lend(into: lent) }
 
   var version: UInt64 { inner.version &+ versionOffset.load(ordering: .acquiring) }
 
