@@ -291,12 +291,21 @@ extension ChunkTree {
   ) throws(E) {
     if old === new { return }
     if shift == 0 { return try body(base &>> leafBits, new) }
+    try forEachDifferentChild(old, new, shift: shift, base: base) { (old, new, base) throws(E) in
+      try changedLeaves(old, new, shift: below(shift), base: base, body)
+    }
+  }
+
+  /// Calls `body` with each pair of children at the same slot that the two branches do not
+  /// share, and the position of the first element under them, in order.
+  static func forEachDifferentChild<E: Error>(
+    _ old: ChunkNode<Element>, _ new: ChunkNode<Element>, shift: Int, base: Int,
+    _ body: (ChunkNode<Element>, ChunkNode<Element>, Int) throws(E) -> Void
+  ) throws(E) {
     let count = Swift.min(old.children.count, new.children.count)
     var slot = ChunkNode.firstDifferentChild(old, new, from: 0)
     while slot < count {
-      try changedLeaves(
-        old.children[slot], new.children[slot], shift: below(shift), base: base + slot &<< shift,
-        body)
+      try body(old.children[slot], new.children[slot], base + slot &<< shift)
       slot = ChunkNode.firstDifferentChild(old, new, from: slot + 1)
     }
   }
@@ -347,13 +356,8 @@ extension ChunkTree where Element: Equatable {
       }
       return
     }
-    let count = Swift.min(old.children.count, new.children.count)
-    var slot = ChunkNode.firstDifferentChild(old, new, from: 0)
-    while slot < count {
-      try differences(
-        old.children[slot], new.children[slot], shift: below(shift), base: base + slot &<< shift,
-        body)
-      slot = ChunkNode.firstDifferentChild(old, new, from: slot + 1)
+    try forEachDifferentChild(old, new, shift: shift, base: base) { (old, new, base) throws(E) in
+      try differences(old, new, shift: below(shift), base: base, body)
     }
   }
 }

@@ -6,28 +6,7 @@ import Testing
 // (64) and branch (4,096) boundaries behave as a plain array would, snapshots stay what they
 // were, cached chunk encodings never go stale, and patches made by walking the trees apply.
 
-private struct Row: Equatable, Codable, Identifiable, Sendable, JSONCodable {
-  var id: Int
-  var text = ""
-
-  init(id: Int, text: String = "") {
-    self.id = id
-    self.text = text
-  }
-
-  init(json: JSONValueReader) throws(JSONDeclined) {
-    let object = try json.object()
-    id = try object.decode(Int.self, forKey: "id")
-    text = try object.decode(String.self, forKey: "text")
-  }
-
-  func encode(json: JSONValueWriter) throws(JSONDeclined) {
-    try json.object { (object) throws(JSONDeclined) in
-      object.encode(id, forKey: "id")
-      object.encode(text, forKey: "text")
-    }
-  }
-}
+private typealias Row = TextRow
 
 private struct Generator: RandomNumberGenerator {
   var state: UInt64

@@ -8,28 +8,7 @@ import Testing
 // outgrows its slot), and the text is then written again. After each step the text, without
 // the whitespace outside strings, is exactly the compact encoding.
 
-private struct Item: Equatable, Codable, Identifiable, Sendable, JSONCodable {
-  var id: Int
-  var text = ""
-
-  init(id: Int, text: String = "") {
-    self.id = id
-    self.text = text
-  }
-
-  init(json: JSONValueReader) throws(JSONDeclined) {
-    let object = try json.object()
-    id = try object.decode(Int.self, forKey: "id")
-    text = try object.decode(String.self, forKey: "text")
-  }
-
-  func encode(json: JSONValueWriter) throws(JSONDeclined) {
-    try json.object { (object) throws(JSONDeclined) in
-      object.encode(id, forKey: "id")
-      object.encode(text, forKey: "text")
-    }
-  }
-}
+private typealias Item = TextRow
 
 private struct Board: Equatable, Codable, JSONEncodable {
   var name = "board"

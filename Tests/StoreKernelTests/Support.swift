@@ -1,3 +1,4 @@
+import JSON
 import StoreKernel
 @_exported import StoreKernelTesting
 import Testing
@@ -24,4 +25,29 @@ final class NSLockLike: Sendable {
 
 extension Array where Element == UInt8 {
   init(json: String) { self = Array(json.utf8) }
+}
+
+/// An identified row with some text, both directions of its JSON written out (the direct
+/// path), for the identified-array tree and lent-layout tests.
+struct TextRow: Equatable, Codable, Identifiable, Sendable, JSONCodable {
+  var id: Int
+  var text = ""
+
+  init(id: Int, text: String = "") {
+    self.id = id
+    self.text = text
+  }
+
+  init(json: JSONValueReader) throws(JSONDeclined) {
+    let object = try json.object()
+    id = try object.decode(Int.self, forKey: "id")
+    text = try object.decode(String.self, forKey: "text")
+  }
+
+  func encode(json: JSONValueWriter) throws(JSONDeclined) {
+    try json.object { (object) throws(JSONDeclined) in
+      object.encode(id, forKey: "id")
+      object.encode(text, forKey: "text")
+    }
+  }
 }

@@ -110,9 +110,9 @@ static void send_to(tca_store *store, const char *id, const char *action) {
   CHECK_STATUS(tca_store_send(store, json), TCA_OK);
 }
 
-/* A toggle rewrites one leaf in its slot: the lent pointer stays the same. */
-static void test_toggle_in_place(void) {
-  char *snapshot = snapshot_of(300);
+/* A todos store on a manual clock from `count` todos (snapshot_of). */
+static tca_store *todos_store(long count) {
+  char *snapshot = snapshot_of(count);
   tca_options options;
   tca_options_init(&options);
   options.clock = TCA_CLOCK_MANUAL;
@@ -120,6 +120,12 @@ static void test_toggle_in_place(void) {
   CHECK_STATUS(tca_store_new_v2("todos", 5, snapshot, strlen(snapshot), &options, &store),
                TCA_OK);
   free(snapshot);
+  return store;
+}
+
+/* A toggle rewrites one leaf in its slot: the lent pointer stays the same. */
+static void test_toggle_in_place(void) {
+  tca_store *store = todos_store(300);
   const char *lent = NULL, *after = NULL;
   CHECK(lent_matches(store, &lent));
   CHECK(strstr(lent, "  ") != NULL); /* slack: runs of spaces between values */
@@ -138,14 +144,7 @@ static void test_toggle_in_place(void) {
 static void test_random_steps(void) {
   const char *quick = getenv("TCA_TEST_QUICK");
   int steps = quick ? 150 : 600;
-  char *snapshot = snapshot_of(250);
-  tca_options options;
-  tca_options_init(&options);
-  options.clock = TCA_CLOCK_MANUAL;
-  tca_store *store = NULL;
-  CHECK_STATUS(tca_store_new_v2("todos", 5, snapshot, strlen(snapshot), &options, &store),
-               TCA_OK);
-  free(snapshot);
+  tca_store *store = todos_store(250);
   static const char *const filters[] = {"all", "active", "completed"};
   char id[64], action[2200], text[2000];
   int mismatches = 0, in_place = 0, written = 0;
