@@ -13,13 +13,27 @@ final class StoreContext: Sendable {
   let store: any HostStore
   let callbacks: CallbackGate
   let runner: Runner?
+  /// What subscriptions and borrows keep, made by the first of them.
+  ///
+  /// NB: an idle store has neither: made on first use, its three locks (~430 bytes) are not
+  /// part of every store's memory (issue 17: memory per idle store).
+  private let extras = AtomicLazyReference<Extras>()
+
   /// Each live subscription's flag, by token.
-  let subscriptions = Locked<[UInt64: Subscription]>([:])
+  var subscriptions: Locked<[UInt64: Subscription]> { made.subscriptions }
   /// The state JSON, NUL-terminated, of the version subscribers last got it for.
-  let subscriberJSON = Locked<(version: UInt64, json: [UInt8])?>(nil)
+  var subscriberJSON: Locked<(version: UInt64, json: [UInt8])?> { made.subscriberJSON }
   /// The state JSON lent by `tca_store_state_borrow`, NUL-terminated: kept by the context,
   /// updated in place (or written again) by a borrow after a change, freed with the context.
-  let borrowed = Locked<LentState>(LentState())
+  var borrowed: Locked<LentState> { made.borrowed }
+
+  private var made: Extras { extras.load() ?? extras.storeIfNil(Extras()) }
+
+  private final class Extras: Sendable {
+    let subscriptions = Locked<[UInt64: Subscription]>([:])
+    let subscriberJSON = Locked<(version: UInt64, json: [UInt8])?>(nil)
+    let borrowed = Locked<LentState>(LentState())
+  }
 
   init(handle: StoreHandle, store: any HostStore, callbacks: CallbackGate, runner: Runner?) {
     self.handle = handle
