@@ -12,6 +12,15 @@
  * "send after a state read" times the send alone, right after a borrow; "send after a state
  * copy" (informational) after a tca_store_state, which leaves the caches cold at 100,000 todos.
  *
+ * "send (toggle)" is measured in a settled store: every todo toggled once before (untimed), so
+ * that at every size a toggle changes a leaf the store already holds alone. Measured right after
+ * the store was made, the first toggle of each leaf copies it and the path to it (the initial
+ * version keeps the old ones, for tca_store_patch since 0): at 1,000 todos 16 leaves, copied by
+ * the first few toggles of the sample and then changed in place, hot in the cache; at 100,000
+ * todos 1,563, each toggle of the sample a cold copy. That regime is its own informational row,
+ * "the first change to each leaf since the store was made"; "send after a state read" is the
+ * copying regime at every size (the read makes a version, which keeps the leaves).
+ *
  *   build/bench/scalebench
  *
  * Settings from the environment: BENCH_SAMPLES (default 41; at most 15 used here: the 100,000
@@ -91,6 +100,7 @@ static void copy_floor(void) {
 }
 
 enum workload {
+  SEND_FIRST_CHANGE, /* informational, measured first: see the top of the file */
   SEND,
   SEND_AFTER_READ,
   SEND_AFTER_COPY,
@@ -108,6 +118,7 @@ enum workload {
 };
 
 static const char *const names[WORKLOADS] = {
+    "send (toggle) changing its leaf for the first time since the store was made (informational)",
     "send (toggle)",
     "send after a state read (tca_store_state_borrow)",
     "send after a state copy (tca_store_state; informational)",
@@ -123,6 +134,16 @@ static const char *const names[WORKLOADS] = {
     "malloc + memcpy + free of the state's bytes",
 };
 
+/* Toggles every todo once, untimed: afterwards the store holds each leaf alone (settled). */
+static void settle(tca_store *store) {
+  long next = g_next;
+  for (long i = 0; i < g_count; i++) {
+    g_next = i; /* toggle() visits (g_next * 7919) % count: a permutation of the todos */
+    toggle(store);
+  }
+  g_next = next;
+}
+
 /* Whether a row is a copy by contract: no target, the copy floor at the same size as its alt. */
 static int is_copy_row(int workload) {
   return workload == COPY_AFTER_CHANGE || workload == COPY_UNCHANGED;
@@ -133,6 +154,7 @@ static uint64_t once(tca_store *store, enum workload workload, const char *middl
   uint64_t start, end;
   char *json;
   switch (workload) {
+  case SEND_FIRST_CHANGE:
   case SEND:
     start = now_ns();
     toggle(store);
@@ -268,6 +290,7 @@ int main(void) {
     for (int w = 0; w < WORKLOADS; w++) {
       /* NB: about the same time per sample at every size: fewer operations where each is slow. */
       long per_sample = g_count >= 100000 ? 4 : g_count >= 10000 ? 16 : 64;
+      if (w == SEND) settle(store);
       figures[s][w] = measure(store, (enum workload)w, middle, samples, per_sample);
     }
     tca_string_free(g_copy_source);
@@ -277,6 +300,15 @@ int main(void) {
     for (int w = 0; w < COPY_FLOOR; w++) {
       printf("{\"group\":\"Scale\",\"workload\":\"%s, %ld todos\",\"unit\":\"ns/op\",", names[w],
              sizes[s]);
+      if (w == SEND_FIRST_CHANGE) {
+        /* Informational: no target; the alternative is the same regime at 1,000 todos. */
+        printf("\"ours\":");
+        print_side("libtca", "ours", figures[s][w]);
+        printf(",\"alt\":");
+        print_side("the same at 1,000 todos", "reference", figures[0][w]);
+        printf("}\n");
+        continue;
+      }
       if (w == SEND_AFTER_COPY) {
         /* Informational: no target; the alternative is the send after a borrow at this size. */
         printf("\"ours\":");
