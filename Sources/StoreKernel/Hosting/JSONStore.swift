@@ -1,4 +1,5 @@
 import JSON
+import Synchronization
 
 /// A store of a feature as hosts drive it: `store`, with actions decoded from JSON and the
 /// state encoded to JSON.
@@ -14,7 +15,7 @@ func hosting<State: Codable & Equatable, Action: Decodable>(
 ) -> any HostStore {
   makeJSONStore(
     store,
-    encode: { [encode = coding.encodeState] (state) throws(JSONError) in try encode(state) },
+    encode: coding.encodeState,
     sendJSON: { [store, decodeAction = coding.decodeAction] (action) throws(StoreError) in
       guard !store.isClosed else { throw .closed }
       // NB: decode before entering the store: a bad action changes nothing and blocks no one.
@@ -97,7 +98,11 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   private let encodeState: () throws(StoreError) -> EncodedState
   // NB: a PlainLock, not a `Mutex`: ThreadSanitizer sees pthread mutexes, not Mutex's futex, and
   // reported the cache's reads and writes from different threads as races (`make sanitize`).
-  private let cacheLock = PlainLock()
+  // Made by the first read that caches: an idle store keeps no mutex for it (issue 17).
+  private var cacheLock: PlainLock {
+    PlainLock(cacheLockStorage.load() ?? cacheLockStorage.storeIfNil(Guarded.make(())))
+  }
+  private let cacheLockStorage = AtomicLazyReference<Guarded<Void>>()
   private var cache: EncodedState?
   /// Parsed state JSON of the last two versions patched from or to, for ``patch(since:)``
   /// (newest last).

@@ -17,6 +17,9 @@ struct PlainLock: @unchecked Sendable {
 
   init() { storage = Guarded.make(()) }
 
+  /// The lock of `storage` (a `Guarded<Void>` kept elsewhere, e.g. made on first use).
+  init(_ storage: Guarded<Void>) { self.storage = storage }
+
   @inlinable func lock() {
     storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_lock($0) }
   }

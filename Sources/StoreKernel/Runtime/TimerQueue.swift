@@ -95,8 +95,12 @@ final class TimerQueue: @unchecked Sendable {
   }
 
   // NB: a lock of its own because a sleeping task may be cancelled, and its cancellation handler
-  // run, on whatever thread cancels it.
-  private let lock = PlainLock()
+  // run, on whatever thread cancels it. Made by its first use (the first timer, or the close):
+  // a store that never waits keeps no mutex for it (issue 17: memory per idle store).
+  private var lock: PlainLock {
+    PlainLock(lockStorage.load() ?? lockStorage.storeIfNil(Guarded.make(())))
+  }
+  private let lockStorage = AtomicLazyReference<Guarded<Void>>()
   private var storage = Storage()
   @usableFromInline let liveCount = Atomic<Int>(0)
 
@@ -171,7 +175,9 @@ final class TimerQueue: @unchecked Sendable {
 
   /// The earliest pending deadline, if any.
   var earliestDeadline: Int64? {
-    lock.withLock { () -> Int64? in
+    // NB: no lock yet, no timer ever: nothing to make one for.
+    guard lockStorage.load() != nil else { return nil }
+    return lock.withLock { () -> Int64? in
       while let top = storage.heap.first {
         if storage.isLive(top) { return top.deadline }
         Self.popTop(&storage.heap)
