@@ -457,7 +457,10 @@ tca_status tca_store_patch(tca_store *store, uint64_t since_version, char **out_
 /**
  * A subscriber: called with the new state version at the end of each call into the store in which
  * the state changed (once per call, not once per action). `store` is the store's handle; the
- * callback may read it (tca_store_state, tca_store_get) or send to it (queued).
+ * callback may read it (tca_store_state, tca_store_get) or send to it (queued). The version is
+ * the one current when the subscriber is called: when another thread delivers the store's
+ * callbacks ("Threads and callbacks"), the changes of several calls can come in one call of the
+ * subscriber. A version is never given twice, nor one older than a version already given.
  */
 typedef void (*tca_state_fn)(void *userdata, tca_store *store, uint64_t state_version);
 
