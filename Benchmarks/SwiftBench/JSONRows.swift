@@ -118,3 +118,32 @@ func jsonRows() {
     },
     alt: decodeWithFoundation)
 }
+
+/// `SwiftBench profile WORKLOAD COUNT` (see main.swift): one workload of the rows above, alone.
+func profile(_ arguments: ArraySlice<String>) {
+  guard let workload = arguments.first, let count = arguments.dropFirst().first.flatMap(Int.init)
+  else { fail("usage: SwiftBench profile WORKLOAD COUNT") }
+  let state = makeTodos(1_000)
+  guard let bytes = try? JSON.JSONEncoder().encode(state) else { fail("cannot encode the state") }
+  let small = Array(#"{"toggle":{"id":3}}"#.utf8)
+  let encoder = JSON.JSONEncoder()
+  let decoder = JSON.JSONDecoder()
+  var sink = 0
+  for _ in 0..<count {
+    switch workload {
+    case "encode": sink &+= (try? encoder.encode(state))?.count ?? 0
+    case "codable-encode": sink &+= (try? encoder.encodeThroughCodable(state))?.count ?? 0
+    case "decode": sink &+= (try? decoder.decode(TodosState.self, from: bytes))?.todos.count ?? 0
+    case "codable-decode":
+      sink &+= bytes.withUnsafeBufferPointer {
+        (try? decoder.decodeThroughCodable(TodosState.self, from: $0))?.todos.count ?? 0
+      }
+    case "codable-small":
+      sink &+= small.withUnsafeBufferPointer {
+        (try? decoder.decodeThroughCodable(TodosAction.self, from: $0)) == nil ? 0 : 1
+      }
+    default: fail("unknown workload \(workload)")
+    }
+  }
+  blackHole(sink)
+}

@@ -98,6 +98,12 @@ struct OutputBuffer: ~Copyable {
 
   /// Appends `string` quoted and escaped.
   mutating func appendString(_ string: String) {
+    // NB: a native string's bytes are read where they are, without a copy of the string (whose
+    // retain and release were a tenth of writing a todo); a bridged one is made native first.
+    let done: Void? = string.utf8.withContiguousStorageIfAvailable { text in
+      appendString(utf8: text)
+    }
+    if done != nil { return }
     var string = string
     string.withUTF8 { text in appendString(utf8: text) }
   }

@@ -190,7 +190,20 @@ extension Array: JSONDecodable where Element: JSONDecodable {
 extension Array: JSONEncodable where Element: JSONEncodable {
   public func encode(json: JSONValueWriter) throws(JSONDeclined) {
     try json.array { (array) throws(JSONDeclined) in
-      for element in self { try array.encode(element) }
+      // NB: each element borrowed from the array's storage: `for element in self` copied each
+      // one out, a retain and a release of every reference it holds (a todo's description).
+      var declined = false
+      withUnsafeBufferPointer { elements in
+        for index in elements.indices {
+          do throws(JSONDeclined) {
+            try array.encode(elements[index])
+          } catch {
+            declined = true
+            return
+          }
+        }
+      }
+      if declined { throw JSONDeclined() }
     }
   }
 }
