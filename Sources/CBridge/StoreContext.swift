@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import StoreKernel
+@_spi(Bridge) import StoreKernel
 import Synchronization
 
 /// What the bridge keeps for each store besides the store itself: its handle, the gate its
@@ -17,21 +17,20 @@ final class StoreContext: Sendable {
   ///
   /// NB: an idle store has neither: made on first use, its three locks (~430 bytes) are not
   /// part of every store's memory (issue 17: memory per idle store).
-  private let extras = AtomicLazyReference<Extras>()
+  private let extras = LazyObject<Extras>()
 
   /// Each live subscription's flag, by token.
   var subscriptions: Locked<[UInt64: Subscription]> { made.subscriptions }
   /// The state JSON, NUL-terminated, of the version subscribers last got it for.
   var subscriberJSON: Locked<(version: UInt64, json: [UInt8])?> { made.subscriberJSON }
-  /// The state JSON lent by `tca_store_state_borrow`, NUL-terminated: kept by the context,
-  /// updated in place (or written again) by a borrow after a change, freed with the context.
-  var borrowed: Locked<LentState> { made.borrowed }
 
-  private var made: Extras { extras.load() ?? extras.storeIfNil(Extras()) }
+  private var made: Extras { extras.object { Extras() } }
 
   private final class Extras: Sendable {
     let subscriptions = Locked<[UInt64: Subscription]>([:])
     let subscriberJSON = Locked<(version: UInt64, json: [UInt8])?>(nil)
+    /// The state JSON lent by `tca_store_state_borrow`, NUL-terminated: kept by the context,
+    /// updated in place (or written again) by a borrow after a change, freed with the context.
     let borrowed = Locked<LentState>(LentState())
   }
 
@@ -58,19 +57,30 @@ final class StoreContext: Sendable {
   /// in place when the change allows it, else a new text (``LentState``).
   func borrowState() throws(Failure) -> (UnsafePointer<CChar>, Int) {
     // NB: under the lock for the whole update: two borrows at once must not write the text
-    // together. The text a host was lent before this call is no longer valid (tca.h).
-    try borrowed.withLock { (lent) throws(Failure) in
-      do throws(StoreError) {
-        try store.lend(into: lent)
+    // together. The text a host was lent before this call is no longer valid (tca.h). The
+    // extras are reached without a retain (`withObject`): a borrow of an unchanged state is
+    // a hot read.
+    typealias Lent = Result<(UnsafePointer<CChar>, Int), Failure>
+    return try extras.withObject({ Extras() }) { (extras) -> Lent in
+      do throws(Failure) {
+        return .success(try extras.borrowed.withLock { (lent) throws(Failure) in try lend(lent) })
       } catch {
-        throw Failure(error)
+        return .failure(error)
       }
-      if let size = lent.unallocated {
-        throw Failure(.noMemory, "out of memory for \(size) bytes of state")
-      }
-      guard let text = lent.text else { throw Failure(.noMemory, "no state text") }
-      return (UnsafeRawPointer(text.pointer).assumingMemoryBound(to: CChar.self), text.count)
+    }.get()
+  }
+
+  private func lend(_ lent: LentState) throws(Failure) -> (UnsafePointer<CChar>, Int) {
+    do throws(StoreError) {
+      try store.lend(into: lent)
+    } catch {
+      throw Failure(error)
     }
+    if let size = lent.unallocated {
+      throw Failure(.noMemory, "out of memory for \(size) bytes of state")
+    }
+    guard let text = lent.text else { throw Failure(.noMemory, "no state text") }
+    return (UnsafeRawPointer(text.pointer).assumingMemoryBound(to: CChar.self), text.count)
   }
 
   /// Closes the store and retires its callbacks (tca_store_free); the handle is already gone.

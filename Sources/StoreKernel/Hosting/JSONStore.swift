@@ -1,5 +1,4 @@
 import JSON
-import Synchronization
 
 /// A store of a feature as hosts drive it: `store`, with actions decoded from JSON and the
 /// state encoded to JSON.
@@ -99,10 +98,11 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   // NB: a PlainLock, not a `Mutex`: ThreadSanitizer sees pthread mutexes, not Mutex's futex, and
   // reported the cache's reads and writes from different threads as races (`make sanitize`).
   // Made by the first read that caches: an idle store keeps no mutex for it (issue 17).
-  private var cacheLock: PlainLock {
-    PlainLock(cacheLockStorage.load() ?? cacheLockStorage.storeIfNil(Guarded.make(())))
+  @inline(__always)
+  private func withCacheLock<R>(_ body: () -> R) -> R {
+    cacheLockStorage.withObject({ Guarded.make(()) }) { lock in lock.withLock { _ in body() } }
   }
-  private let cacheLockStorage = AtomicLazyReference<Guarded<Void>>()
+  private let cacheLockStorage = LazyObject<Guarded<Void>>()
   private var cache: EncodedState?
   /// Parsed state JSON of the last two versions patched from or to, for ``patch(since:)``
   /// (newest last).
@@ -137,9 +137,9 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
 
   func stateJSON() throws(StoreError) -> [UInt8] {
     let version = readVersion()
-    if let cached = cacheLock.withLock({ cache }), cached.version == version { return cached.json }
+    if let cached = withCacheLock({ cache }), cached.version == version { return cached.json }
     let encoded = try encodeState()
-    cacheLock.withLock {
+    withCacheLock {
       if (cache?.version ?? 0) <= encoded.version { cache = encoded }
     }
     return encoded.json
@@ -201,7 +201,7 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   func value(at pointer: String) throws(StoreError) -> [UInt8]? {
     guard !store.isClosed else { throw .closed }
     let version = readVersion()
-    var tree = cacheLock.withLock { trees.last { $0.version == version }?.tree }
+    var tree = withCacheLock { trees.last { $0.version == version }?.tree }
     // NB: a state that follows pointers itself (``JSONPointable``) encodes only the value it
     // finds, changed or not; a parsed tree, when there is one, is cheaper still.
     if tree == nil, let tokens = JSONPointer.tokens(pointer) {
@@ -214,7 +214,7 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
       // NB: a tree costs a parse of the whole state: made at the second lookup of a version, so
       // a host that gets one value per change pays only the text scan, and one that reads many
       // values of an unchanged state pays the parse once and then each lookup by its depth.
-      let again = cacheLock.withLock { () -> Bool in
+      let again = withCacheLock { () -> Bool in
         if lookups.version == version {
           lookups.count += 1
         } else {
@@ -233,17 +233,17 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
 
   /// The parsed state JSON of `version`, from the cache or encoded from `state` (and kept).
   private func tree(of state: State, at version: UInt64) throws(StoreError) -> JSONValue {
-    if let cached = cacheLock.withLock({ trees.last { $0.version == version } }) {
+    if let cached = withCacheLock({ trees.last { $0.version == version } }) {
       return cached.tree
     }
     let tree: JSONValue
     do throws(JSONError) {
       let json: [UInt8]
-      if let cached = cacheLock.withLock({ cache }), cached.version == version {
+      if let cached = withCacheLock({ cache }), cached.version == version {
         json = cached.json
       } else {
         json = try encode(state)
-        cacheLock.withLock {
+        withCacheLock {
           if (cache?.version ?? 0) <= version { cache = EncodedState(version: version, json: json) }
         }
       }
@@ -251,7 +251,7 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
     } catch {
       throw .json(error)
     }
-    cacheLock.withLock {
+    withCacheLock {
       if !trees.contains(where: { $0.version == version }) {
         trees.append((version, tree))
         trees.sort { $0.version < $1.version }

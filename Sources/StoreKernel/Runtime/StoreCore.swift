@@ -27,9 +27,9 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   /// NB: made by its first use (`fileDescriptor()`, or the close): an idle store that never
   /// had a wake descriptor does not keep a mutex for it (issue 17: memory per idle store).
   var wakeLock: PlainLock {
-    PlainLock(wakeLockStorage.load() ?? wakeLockStorage.storeIfNil(Guarded.make(())))
+    PlainLock(wakeLockStorage.object { Guarded.make(()) })
   }
-  private let wakeLockStorage = AtomicLazyReference<Guarded<Void>>()
+  private let wakeLockStorage = LazyObject<Guarded<Void>>()
   /// The state version as of the end of the last call: what `version` gives without waiting.
   @usableFromInline let publishedVersion = Atomic<UInt64>(0)
   /// The last call left the version to be computed: `publishedVersion` may be behind the state.

@@ -97,10 +97,11 @@ final class TimerQueue: @unchecked Sendable {
   // NB: a lock of its own because a sleeping task may be cancelled, and its cancellation handler
   // run, on whatever thread cancels it. Made by its first use (the first timer, or the close):
   // a store that never waits keeps no mutex for it (issue 17: memory per idle store).
-  private var lock: PlainLock {
-    PlainLock(lockStorage.load() ?? lockStorage.storeIfNil(Guarded.make(())))
+  @inline(__always)
+  private func withLock<R>(_ body: () -> R) -> R {
+    lockStorage.withObject({ Guarded.make(()) }) { lock in lock.withLock { _ in body() } }
   }
-  private let lockStorage = AtomicLazyReference<Guarded<Void>>()
+  private let lockStorage = LazyObject<Guarded<Void>>()
   private var storage = Storage()
   @usableFromInline let liveCount = Atomic<Int>(0)
 
@@ -109,7 +110,7 @@ final class TimerQueue: @unchecked Sendable {
 
   /// Schedules `fire` at `deadline`; nil if the queue is closed (the store is closed).
   func schedule(at deadline: Int64, _ fire: Fire) -> Ticket? {
-    lock.withLock { () -> Ticket? in
+    withLock { () -> Ticket? in
       guard !storage.closed else { return nil }
       let slot: Int
       if let free = storage.freeSlots.popLast() {
@@ -130,7 +131,7 @@ final class TimerQueue: @unchecked Sendable {
   /// fires after the timers already due then); returns its new ticket, or nil if it is not
   /// pending (fired, cancelled) or the queue is closed.
   func reschedule(_ ticket: Ticket, at deadline: Int64) -> Ticket? {
-    lock.withLock { () -> Ticket? in
+    withLock { () -> Ticket? in
       guard !storage.closed, let slot = storage.pending(ticket) else { return nil }
       // NB: the usual case, the timer first in the heap (a debounce alone), is moved in place:
       // no entry left behind to pop later.
@@ -150,7 +151,7 @@ final class TimerQueue: @unchecked Sendable {
 
   /// Removes the timer `ticket`; returns what it would have done, or nil if it already fired.
   func cancel(_ ticket: Ticket) -> Fire? {
-    lock.withLock { () -> Fire? in
+    withLock { () -> Fire? in
       guard let slot = storage.pending(ticket) else { return nil }
       liveCount.subtract(1, ordering: .releasing)
       return storage.free(slot)
@@ -159,7 +160,7 @@ final class TimerQueue: @unchecked Sendable {
 
   /// Removes and returns the earliest timer whose deadline is at or before `now`.
   func popDue(now: Int64) -> Fire? {
-    lock.withLock { () -> Fire? in
+    withLock { () -> Fire? in
       while let top = storage.heap.first {
         // NB: the deadline first: when the earliest entry is not due, none is, whether that
         // entry is live or a cancelled one left in the heap.
@@ -176,8 +177,8 @@ final class TimerQueue: @unchecked Sendable {
   /// The earliest pending deadline, if any.
   var earliestDeadline: Int64? {
     // NB: no lock yet, no timer ever: nothing to make one for.
-    guard lockStorage.load() != nil else { return nil }
-    return lock.withLock { () -> Int64? in
+    guard lockStorage.made != nil else { return nil }
+    return withLock { () -> Int64? in
       while let top = storage.heap.first {
         if storage.isLive(top) { return top.deadline }
         Self.popTop(&storage.heap)
@@ -188,7 +189,7 @@ final class TimerQueue: @unchecked Sendable {
 
   /// Closes the queue: later `schedule` calls return nil. Returns the timers still pending.
   func close() -> [Fire] {
-    lock.withLock { () -> [Fire] in
+    withLock { () -> [Fire] in
       storage.closed = true
       let pending = storage.heap.compactMap {
         storage.isLive($0) ? storage.slots[$0.slot].fire : nil
