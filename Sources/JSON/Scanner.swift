@@ -517,24 +517,27 @@ private struct MemberNames {
   /// earlier member has, or nil if the names are unique.
   func firstDuplicate(in object: Int) -> Int? {
     let end = Int(tokens[object] & Token.payload)
+    // NB: the usual small object in one pass: each name against the ones before it, whose keys
+    // are kept on the stack (distinct names mostly differ at their first byte). A seventeenth
+    // member sends the object to the table below.
+    let small = withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { seen -> Int?? in
+      var count = 0
+      var key = object + 1
+      while key < end {
+        guard count < seen.count else { return .none }
+        for earlier in 0..<count where sameKey(seen[earlier], key) { return .some(key) }
+        seen[count] = key
+        count += 1
+        key = nextToken(after: key + 1)
+      }
+      return .some(nil)
+    }
+    if let small { return small }
     var members = 0
     var key = object + 1
     while key < end {
       key = nextToken(after: key + 1)
       members += 1
-    }
-    if members <= 16 {
-      // NB: pairwise, walking the tape: distinct names mostly differ at their first byte.
-      var key = object + 1
-      for _ in 0..<members {
-        var other = object + 1
-        while other < key {
-          if sameKey(other, key) { return key }
-          other = nextToken(after: other + 1)
-        }
-        key = nextToken(after: key + 1)
-      }
-      return nil
     }
     // NB: a big object (a dictionary) gets an open-addressing table, so the check stays linear.
     var size = 32

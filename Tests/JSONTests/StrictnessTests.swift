@@ -56,6 +56,15 @@ private func syntaxError(_ document: [UInt8]) -> JSONError? {
       bytes("{", .text((0..<40).map { #""k\#($0)":0,"# }.joined()), #""k7":1}"#), "",
       #"duplicate member name "k7""#
     ),
+    // NB: the sixteenth member (the last checked on the stack) and the seventeenth (the table's).
+    (
+      bytes("{", .text((0..<15).map { #""k\#($0)":0,"# }.joined()), #""k3":1}"#), "",
+      #"duplicate member name "k3""#
+    ),
+    (
+      bytes("{", .text((0..<16).map { #""k\#($0)":0,"# }.joined()), #""k3":1}"#), "",
+      #"duplicate member name "k3""#
+    ),
   ]
   for (document, path, message) in cases {
     let text = String(decoding: document, as: UTF8.self)
