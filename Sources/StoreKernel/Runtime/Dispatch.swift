@@ -21,8 +21,8 @@ enum Outgoing {
 /// dispatcher: a flag, not a lock): a call that finds another thread delivering leaves its events
 /// to it and returns without waiting, which is what keeps two stores whose callbacks call each
 /// other from waiting on each other. The few calls that must wait for a callback on another
-/// thread (free, replacing a handler, unsubscribing) wait on `changed`, and give up once the
-/// store is found unwound.
+/// thread (free, replacing a handler, unsubscribing) wait on a condition made by the first of
+/// them (``Sleeper``), and give up once the store is found unwound.
 final class DispatchControl: @unchecked Sendable {
   /// The thread delivering, 0 if none.
   let thread = Atomic<UInt>(0)
@@ -30,26 +30,8 @@ final class DispatchControl: @unchecked Sendable {
   let inCallback = Atomic<Bool>(false)
   /// A callback unwound out of a dispatch: the store refuses every call.
   let unwound = Atomic<Bool>(false)
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private let changed: UnsafeMutablePointer<pthread_cond_t>
-
-  init() {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
-    changed = .allocate(capacity: 1)
-    changed.initialize(to: pthread_cond_t())
-    pthread_cond_init(changed, nil)
-  }
-
-  deinit {
-    pthread_cond_destroy(changed)
-    changed.deinitialize(count: 1)
-    changed.deallocate()
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
-  }
+  /// What a waiting thread sleeps on, made by the first wait (most stores never have one).
+  private let sleeper = LazyObject<Sleeper>()
 
   var isUnwound: Bool { unwound.load(ordering: .acquiring) }
 
@@ -101,6 +83,12 @@ final class DispatchControl: @unchecked Sendable {
   /// once on the dispatcher's own thread and once the store is unwound.
   func waitForOtherThread(untilIdle: Bool) {
     let me = currentThreadID()
+    // NB: the sleeper is made (an atomic exchange, a full barrier) before the state below is
+    // read; `signal` reads whether it is made after changing the state, behind a full fence.
+    // Either the change is seen here, or the sleeper there, and then its broadcast, taken
+    // under the mutex, cannot fall between the check and the wait.
+    let sleeper = self.sleeper.object { Sleeper() }
+    let mutex = sleeper.mutex, changed = sleeper.changed
     pthread_mutex_lock(mutex)
     while !isUnwound {
       let dispatcher = thread.load(ordering: .acquiring)
@@ -129,11 +117,41 @@ final class DispatchControl: @unchecked Sendable {
     }
   }
 
+  /// Makes `change`, then wakes the threads waiting for one, if any ever waited.
+  ///
+  /// NB: no lock and no broadcast while nobody waits: this runs after every callback (two or
+  /// three a request's round trip).
   private func signal(_ change: () -> Void) {
-    pthread_mutex_lock(mutex)
     change()
-    pthread_cond_broadcast(changed)
-    pthread_mutex_unlock(mutex)
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    guard let sleeper = self.sleeper.made else { return }
+    pthread_mutex_lock(sleeper.mutex)
+    pthread_cond_broadcast(sleeper.changed)
+    pthread_mutex_unlock(sleeper.mutex)
+  }
+
+  /// A mutex and a condition, for threads waiting for the dispatcher.
+  private final class Sleeper {
+    let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    let changed: UnsafeMutablePointer<pthread_cond_t>
+
+    init() {
+      mutex = .allocate(capacity: 1)
+      mutex.initialize(to: pthread_mutex_t())
+      pthread_mutex_init(mutex, nil)
+      changed = .allocate(capacity: 1)
+      changed.initialize(to: pthread_cond_t())
+      pthread_cond_init(changed, nil)
+    }
+
+    deinit {
+      pthread_cond_destroy(changed)
+      changed.deinitialize(count: 1)
+      changed.deallocate()
+      pthread_mutex_destroy(mutex)
+      mutex.deinitialize(count: 1)
+      mutex.deallocate()
+    }
   }
 
   /// Finds the dispatches on this thread whose callback frame is gone (a callback unwound out of
