@@ -9,7 +9,11 @@ import Synchronization
 /// the store makes the eventfd readable, and the holder clears it once the inbox is empty.
 @usableFromInline
 final class Inbox: @unchecked Sendable {
-  private let lock = PlainLock()
+  /// Guards everything below but the atomics; made by the first push (or the close).
+  ///
+  /// NB: most stores never get work from another thread: their inbox keeps no mutex (issue 17:
+  /// memory per idle store). Reads that find the inbox empty take no lock at all.
+  private let lockStorage = LazyObject<Guarded<Void>>()
   private var jobs = FIFO<UnownedJob>()
   private var items = FIFO<() -> Void>()
   /// Pull mode: requests and cancellation notices waiting for the host to take them.
@@ -25,7 +29,7 @@ final class Inbox: @unchecked Sendable {
   @inlinable var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
 
   func push(job: UnownedJob) {
-    lock.withLock {
+    withLock {
       jobs.append(job)
       arrived()
     }
@@ -33,7 +37,7 @@ final class Inbox: @unchecked Sendable {
 
   /// Queues `item` to run on the thread holding the store; drops it once the store has closed.
   func push(_ item: @escaping () -> Void) {
-    lock.withLock {
+    withLock {
       guard !closed else { return }
       items.append(item)
       arrived()
@@ -44,7 +48,7 @@ final class Inbox: @unchecked Sendable {
   ///
   /// NB: an item is a closure that holds the store's core: one left here would keep it alive.
   func close() {
-    let dropped: FIFO<() -> Void> = lock.withLock {
+    let dropped: FIFO<() -> Void> = withLock {
       closed = true
       let dropped = items
       count.subtract(items.count, ordering: .releasing)
@@ -56,7 +60,7 @@ final class Inbox: @unchecked Sendable {
 
   /// Pull mode: keeps `notice` until the host takes it; the descriptor is readable meanwhile.
   func push(notice: HostRequestNotice) {
-    lock.withLock {
+    withLock {
       notices.append(notice)
       if eventFD >= 0 { csystem_wake_signal(eventFD) }
     }
@@ -64,12 +68,19 @@ final class Inbox: @unchecked Sendable {
 
   /// Pull mode: the notices waiting, oldest first, removed.
   func takeNotices() -> [HostRequestNotice] {
-    lock.withLock {
+    // NB: notices are pushed under the lock: none was, if it is not made.
+    guard lockStorage.made != nil else { return [] }
+    return withLock {
       let taken = notices
       notices = []
       if eventFD >= 0 && jobs.isEmpty && items.isEmpty { csystem_wake_clear(eventFD) }
       return taken
     }
+  }
+
+  @inline(__always)
+  private func withLock<R>(_ body: () -> R) -> R {
+    lockStorage.withObject({ Guarded.make(()) }) { lock in lock.withLock { _ in body() } }
   }
 
   private func arrived() {
@@ -80,7 +91,8 @@ final class Inbox: @unchecked Sendable {
   }
 
   func popItem() -> (() -> Void)? {
-    lock.withLock {
+    guard !isEmpty else { return nil }
+    return withLock {
       guard let item = items.popFirst() else { return nil }
       count.subtract(1, ordering: .releasing)
       return item
@@ -88,7 +100,8 @@ final class Inbox: @unchecked Sendable {
   }
 
   func popJob() -> UnownedJob? {
-    lock.withLock {
+    guard !isEmpty else { return nil }
+    return withLock {
       guard let job = jobs.popFirst() else { return nil }
       count.subtract(1, ordering: .releasing)
       return job
@@ -97,7 +110,7 @@ final class Inbox: @unchecked Sendable {
 
   /// Starts signalling `eventFD` (and signals it now if work is waiting).
   func watch(eventFD: Int32) {
-    lock.withLock {
+    withLock {
       self.eventFD = eventFD
       if !jobs.isEmpty || !items.isEmpty || !notices.isEmpty { csystem_wake_signal(eventFD) }
     }
@@ -105,7 +118,9 @@ final class Inbox: @unchecked Sendable {
 
   /// Clears the eventfd if nothing is waiting; stops signalling it if `stop`.
   func settleWake(stop: Bool = false) {
-    lock.withLock {
+    // NB: the descriptor is watched under the lock: none is, if it is not made.
+    guard lockStorage.made != nil else { return }
+    withLock {
       guard eventFD >= 0 else { return }
       if jobs.isEmpty && items.isEmpty && notices.isEmpty { csystem_wake_clear(eventFD) }
       if stop { eventFD = -1 }
