@@ -67,15 +67,7 @@ public struct JSONEncoder: Sendable {
   ) throws(JSONError) -> [UInt8] {
     func write(into out: consuming OutputBuffer) -> [UInt8]? {
       var out = out
-      let written = withUnsafeMutablePointer(to: &out) { (out) -> Bool in
-        do throws(JSONDeclined) {
-          try value.encode(json: JSONValueWriter(out, depth: 0))
-          return true
-        } catch {
-          return false
-        }
-      }
-      return written ? out.bytes() : nil
+      return Self.write(value, into: &out) ? out.bytes() : nil
     }
     // NB: as below, a small value is written on the stack.
     let bytes =
@@ -120,6 +112,18 @@ public struct JSONEncoder: Sendable {
     return written != nil && updated
   }
 
+  /// Writes `value` into `out` through `encode(json:)`; false if it declined.
+  private static func write<T: JSONEncodable>(_ value: T, into out: inout OutputBuffer) -> Bool {
+    withUnsafeMutablePointer(to: &out) { (out) -> Bool in
+      do throws(JSONDeclined) {
+        try value.encode(json: JSONValueWriter(out, depth: 0))
+        return true
+      } catch {
+        return false
+      }
+    }
+  }
+
   /// Writes `value` directly into a buffer carrying `layout`; calls `finish` with the bytes
   /// written and returns them (nil if the value declined).
   private static func write<T: JSONEncodable>(
@@ -128,15 +132,7 @@ public struct JSONEncoder: Sendable {
   ) -> [UInt8]? {
     var out = OutputBuffer(capacity: capacity)
     out.layout = layout
-    let written = withUnsafeMutablePointer(to: &out) { (out) -> Bool in
-      do throws(JSONDeclined) {
-        try value.encode(json: JSONValueWriter(out, depth: 0))
-        return true
-      } catch {
-        return false
-      }
-    }
-    guard written else { return nil }
+    guard write(value, into: &out) else { return nil }
     out.layout = nil
     finish(UnsafeBufferPointer(start: out.base, count: out.count))
     return out.bytes()
