@@ -106,10 +106,35 @@ namespace Tca
                 return;
             }
             byte* buffer = stackalloc byte[most];
-            int length;
+            int length = 0;
+            int count = actionJson.Length;
+            // NB: actions are almost always ASCII: copy chars to bytes by hand, and fall back to
+            // Encoding.UTF8 for the whole string at the first char above 0x7F.
             fixed (char* chars = actionJson)
-                length = Encoding.UTF8.GetBytes(chars, actionJson.Length, buffer, most);
-            Check(Native.tca_store_send_n(handle, buffer, new UIntPtr((uint)length)));
+            {
+                while (length < count && chars[length] < 0x80)
+                {
+                    buffer[length] = (byte)chars[length];
+                    length++;
+                }
+                if (length < count)
+                    length = Encoding.UTF8.GetBytes(chars, count, buffer, most);
+            }
+            // NB: the fast path passes the raw pointer (IntPtr marshals for free, a SafeHandle
+            // parameter costs a marshaling stub). DangerousAddRef keeps the handle from being
+            // released while the call runs, and throws ObjectDisposedException after Dispose,
+            // so a disposed store still fails clearly and never reaches C.
+            bool added = false;
+            try
+            {
+                handle.DangerousAddRef(ref added);
+                Check(Native.tca_store_send_raw(handle.DangerousGetHandle(), buffer,
+                    new UIntPtr((uint)length)));
+            }
+            finally
+            {
+                if (added) handle.DangerousRelease();
+            }
         }
 
         /// <summary>The whole state, as JSON.</summary>

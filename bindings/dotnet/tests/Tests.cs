@@ -57,6 +57,8 @@ static class Tests
             ulong version = store.Version;
             Throws(Status.JsonShape, "tca_store_send", () => store.Send("\"jumpButtonTapped\""));
             Throws(Status.JsonSyntax, "tca_store_send", () => store.Send("{"));
+            // Non-ASCII past the ASCII copy: the UTF-8 fallback reaches C intact (quoted in the message).
+            Throws(Status.JsonShape, "tca_store_send", () => store.Send("\"jümp\u2603ButtonTapped\""));
             Throws(Status.NotFound, "/nothing", () => store.Get("/nothing"));
             Throws(Status.InvalidArgument, "json_pointer", () => store.Get("count"));
             Throws(Status.RealClock, "tca_store_advance", () => store.Advance(16));
