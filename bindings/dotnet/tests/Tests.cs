@@ -44,6 +44,15 @@ static class Tests
             Check(store.State().StartsWith("{\"count\":42,"), "state");
             using (var copy = new Store("counter", null, store.State()))
                 Check(copy.Get("/count") == "42", "a snapshot restores");
+            // Send's cached bytes: alternating literals, and equal strings built at run time.
+            string built = new string("\"decrementButtonTapped\"".ToCharArray());
+            for (int i = 0; i < 3; i++)
+            {
+                store.Send("\"incrementButtonTapped\"");
+                store.Send(built);
+                store.Send(new string(built.ToCharArray()));
+            }
+            Check(store.Get("/count") == "39", "alternating and built actions each count once");
         }
         Check(Store.LibraryVersion == "0.1.0", "library version");
     }
