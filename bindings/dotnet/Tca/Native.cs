@@ -47,6 +47,9 @@ namespace Tca
         [DllImport(Library)] public static extern void tca_store_free(IntPtr store);
         [DllImport(Library)]
         public static extern unsafe int tca_store_send_n(StoreHandle store, byte* action, UIntPtr length);
+        // NB: Store.Send's fast path: the raw pointer, kept alive by DangerousAddRef/Release.
+        [DllImport(Library, EntryPoint = "tca_store_send_n"), System.Security.SuppressUnmanagedCodeSecurity]
+        public static extern unsafe int tca_store_send_raw(IntPtr store, byte* action, UIntPtr length);
         [DllImport(Library)]
         public static extern int tca_store_state(StoreHandle store, out IntPtr json, out UIntPtr length);
         [DllImport(Library)]

@@ -95,21 +95,48 @@ namespace Tca
         public unsafe void Send(string actionJson)
         {
             if (actionJson == null) throw new ArgumentNullException("actionJson");
-            // NB: the hot call of a game loop: a short action is encoded on the stack, so a send
-            // allocates nothing.
-            int most = Encoding.UTF8.GetMaxByteCount(actionJson.Length);
-            if (most > 512)
+            // NB: a game loop sends the same few literals again and again: the last action's
+            // bytes are kept (an immutable pair, so a racing thread sees an old or a new pair,
+            // never a torn one) and reused when the same string object comes again.
+            LastAction last = lastAction;
+            if (last == null || !ReferenceEquals(last.Text, actionJson))
+                lastAction = last = new LastAction(actionJson, Encode(actionJson));
+            byte[] bytes8 = last.Bytes;
+            // NB: the fast path passes the raw pointer (IntPtr marshals for free, a SafeHandle
+            // parameter costs a marshaling stub). DangerousAddRef keeps the handle from being
+            // released while the call runs, and throws ObjectDisposedException after Dispose,
+            // so a disposed store still fails clearly and never reaches C.
+            bool added = false;
+            try
             {
-                byte[] bytes = Utf8(actionJson);
-                fixed (byte* pinned = bytes)
-                    Check(Native.tca_store_send_n(handle, pinned, Length(bytes)));
-                return;
+                handle.DangerousAddRef(ref added);
+                byte empty = 0;  // NB: "" pins to null; C gets a valid pointer and length 0
+                fixed (byte* pinned = bytes8)
+                    Check(Native.tca_store_send_raw(handle.DangerousGetHandle(),
+                        pinned == null ? &empty : pinned, new UIntPtr((uint)bytes8.Length)));
             }
-            byte* buffer = stackalloc byte[most];
-            int length;
-            fixed (char* chars = actionJson)
-                length = Encoding.UTF8.GetBytes(chars, actionJson.Length, buffer, most);
-            Check(Native.tca_store_send_n(handle, buffer, new UIntPtr((uint)length)));
+            finally
+            {
+                if (added) handle.DangerousRelease();
+            }
+        }
+
+        sealed class LastAction
+        {
+            public readonly string Text;
+            public readonly byte[] Bytes;
+            public LastAction(string text, byte[] bytes) { Text = text; Bytes = bytes; }
+        }
+        LastAction lastAction;
+
+        /// <summary>UTF-8 of text: chars below 0x80 copied by hand, Encoding.UTF8 otherwise.</summary>
+        static byte[] Encode(string text)
+        {
+            for (int i = 0; i < text.Length; i++)
+                if (text[i] >= 0x80) return Encoding.UTF8.GetBytes(text);
+            var bytes = new byte[text.Length];
+            for (int i = 0; i < text.Length; i++) bytes[i] = (byte)text[i];
+            return bytes;
         }
 
         /// <summary>The whole state, as JSON.</summary>

@@ -44,6 +44,15 @@ static class Tests
             Check(store.State().StartsWith("{\"count\":42,"), "state");
             using (var copy = new Store("counter", null, store.State()))
                 Check(copy.Get("/count") == "42", "a snapshot restores");
+            // Send's cached bytes: alternating literals, and equal strings built at run time.
+            string built = new string("\"decrementButtonTapped\"".ToCharArray());
+            for (int i = 0; i < 3; i++)
+            {
+                store.Send("\"incrementButtonTapped\"");
+                store.Send(built);
+                store.Send(new string(built.ToCharArray()));
+            }
+            Check(store.Get("/count") == "39", "alternating and built actions each count once");
         }
         Check(Store.LibraryVersion == "0.1.0", "library version");
     }
@@ -57,6 +66,8 @@ static class Tests
             ulong version = store.Version;
             Throws(Status.JsonShape, "tca_store_send", () => store.Send("\"jumpButtonTapped\""));
             Throws(Status.JsonSyntax, "tca_store_send", () => store.Send("{"));
+            // Non-ASCII past the ASCII copy: the UTF-8 fallback reaches C intact (quoted in the message).
+            Throws(Status.JsonShape, "tca_store_send", () => store.Send("\"jümp\u2603ButtonTapped\""));
             Throws(Status.NotFound, "/nothing", () => store.Get("/nothing"));
             Throws(Status.InvalidArgument, "json_pointer", () => store.Get("count"));
             Throws(Status.RealClock, "tca_store_advance", () => store.Advance(16));
