@@ -75,7 +75,9 @@ public final class Store<State, Action>: @unchecked Sendable {
     init(state: State, snapshot: State?) {
       self.state = state
       self.snapshot = snapshot
-      self.history = VersionHistory(initial: state)
+      // NB: an `Equatable` state's snapshot keeps version 0's state until the first change,
+      // which hands it to the history (`refreshVersion`): an idle store keeps no history.
+      self.history = VersionHistory(initial: snapshot == nil ? state : nil)
     }
   }
 
@@ -197,13 +199,15 @@ public final class Store<State, Action>: @unchecked Sendable {
   public func states(since: UInt64) -> (old: State?, state: State, version: UInt64) {
     locked {
       refreshVersion()
-      return (hot.pointee.history.state(at: since), hot.pointee.state, hot.pointee.version)
+      let version = hot.pointee.version
+      let old = since == version ? hot.pointee.state : hot.pointee.history.state(at: since)
+      return (old, hot.pointee.state, version)
     }
   }
 
   /// The oldest version whose state the store keeps.
   public var oldestKeptVersion: UInt64 {
-    locked { hot.pointee.history.oldestVersion }
+    locked { hot.pointee.history.oldestVersion ?? hot.pointee.version }
   }
 
   /// The state and its version, read together.
@@ -334,7 +338,7 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   /// How long until the next timer is due (zero if one is due now), or nil if none is pending.
   public var nextDeadline: Duration? {
-    guard let deadline = core.clock.timers.earliestDeadline else { return nil }
+    guard let deadline = core.clock.madeTimers?.earliestDeadline else { return nil }
     return .nanoseconds(max(0, deadline.saturatingSubtract(core.clock.nowNanoseconds)))
   }
 
@@ -455,7 +459,7 @@ public final class Store<State, Action>: @unchecked Sendable {
       core.wake = wake
       core.wakeOpen.store(true, ordering: .relaxed)
       core.inbox.watch(eventFD: wake.eventFD)
-      if core.clock.kind == .real { wake.arm(core.clock.timers.earliestDeadline) }
+      if core.clock.kind == .real { wake.arm(core.clock.madeTimers?.earliestDeadline) }
       core.wakeFD.store(wake.fd, ordering: .releasing)
       return wake.fd
     }
@@ -632,8 +636,8 @@ public final class Store<State, Action>: @unchecked Sendable {
           continue
         }
       }
-      if !core.clock.timers.isEmpty, core.clock.firesDueTimers,
-        let timer = core.clock.timers.popDue(now: core.clock.nowNanoseconds)
+      if !core.clock.hasNoTimers, core.clock.firesDueTimers,
+        let timer = core.clock.madeTimers?.popDue(now: core.clock.nowNanoseconds)
       {
         hot.pointee.ranInCall += 1
         core.fire(timer)
@@ -651,7 +655,7 @@ public final class Store<State, Action>: @unchecked Sendable {
     clock.isAdvancing = true
     defer { clock.isAdvancing = false }
     var ran = drain()
-    while !core.isClosed, let deadline = clock.timers.earliestDeadline, deadline <= target {
+    while !core.isClosed, let deadline = clock.madeTimers?.earliestDeadline, deadline <= target {
       clock.setManualNow(deadline)
       ran += drain()
     }
@@ -664,8 +668,8 @@ public final class Store<State, Action>: @unchecked Sendable {
     if !core.actions.pointee.isEmpty || !core.inbox.isEmpty || hot.pointee.pendingAdvance > 0 {
       return true
     }
-    guard !core.clock.timers.isEmpty, core.clock.firesDueTimers,
-      let deadline = core.clock.timers.earliestDeadline
+    guard !core.clock.hasNoTimers, core.clock.firesDueTimers,
+      let deadline = core.clock.madeTimers?.earliestDeadline
     else {
       return false
     }
@@ -709,12 +713,16 @@ public final class Store<State, Action>: @unchecked Sendable {
     hot.pointee.dirty = false
     // NB: the published version is current again (bumped below, or the state came back equal).
     defer { core.versionStale.store(false, ordering: .releasing) }
+    var previous: State?
     if let isEqual {
       if let snapshot = hot.pointee.snapshot, isEqual(snapshot, hot.pointee.state) { return }
+      // NB: the snapshot is the state of the version before this one: the history's first
+      // entry when it has none yet (see `Hot.init`).
+      if hot.pointee.history.entries.isEmpty { previous = hot.pointee.snapshot }
       hot.pointee.snapshot = hot.pointee.state
     }
     hot.pointee.version &+= 1
-    hot.pointee.history.record(hot.pointee.state, at: hot.pointee.version)
+    hot.pointee.history.record(hot.pointee.state, at: hot.pointee.version, previous: previous)
     core.publishedVersion.store(hot.pointee.version, ordering: .releasing)
     // NB: with no subscriber, the notification is due at once (there is no one to call).
     if !hot.pointee.hasSubscribers { hot.pointee.notifiedVersion = hot.pointee.version }
@@ -741,7 +749,7 @@ public final class Store<State, Action>: @unchecked Sendable {
     core.wakeLock.withLock {
       guard let wake = core.wake else { return }
       core.inbox.settleWake()
-      if core.clock.kind == .real { wake.arm(core.clock.timers.earliestDeadline) }
+      if core.clock.kind == .real { wake.arm(core.clock.madeTimers?.earliestDeadline) }
     }
   }
 }

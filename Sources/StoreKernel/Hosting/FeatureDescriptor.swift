@@ -35,6 +35,7 @@ public struct FeatureDescriptor: Sendable {
     let initialStateJSON = (try? JSONEncoder().encode(initialState)) ?? Array("{}".utf8)
     self.initialStateJSON = initialStateJSON
     let coding = FeatureCoding<R.State, R.Action>()
+    let paths = JSONStorePaths(coding: coding)
     self.canonical = { (action) throws(JSONError) in
       try canonicalizeAction(action, coding: coding)
     }
@@ -58,7 +59,7 @@ public struct FeatureDescriptor: Sendable {
       }
       if options.record {
         return try makeRecordingStore(
-          feature: name, state: state, reducer: reducer, coding: coding, options: options)
+          feature: name, state: state, reducer: reducer, paths: paths, options: options)
       }
       let store: Store<R.State, R.Action>
       if let trace = options.trace {
@@ -71,7 +72,7 @@ public struct FeatureDescriptor: Sendable {
           initialState: state, reducer: reducer, clock: options.clock, seed: options.seed)
       }
       store.setDelivery(requests: options.requests, answers: options.answers)
-      return hosting(store, coding: coding)
+      return hosting(store, paths: paths)
     }
   }
 

@@ -1,21 +1,37 @@
 import JSON
 
 /// A store of a feature as hosts drive it: `store`, with actions decoded from JSON and the
-/// state encoded to JSON.
-///
-/// NB: inlined where the feature's types are known (``FeatureDescriptor``), so that the hot
-/// paths, decoding and sending an action, reading the version and encoding the state, are
-/// closures formed here and specialized there, using the types' direct JSON paths
-/// (``JSONCodable``) when they have them. ``JSONStore``'s own methods are generic and run
-/// unspecialized: through them, even reading an optional `State` looks its type up at run time.
-@inlinable
+/// state encoded to JSON, by the feature's `paths`.
+@usableFromInline
 func hosting<State: Codable & Equatable, Action: Decodable>(
-  _ store: Store<State, Action>, coding: FeatureCoding<State, Action>
+  _ store: Store<State, Action>, paths: JSONStorePaths<State, Action>
 ) -> any HostStore {
-  makeJSONStore(
-    store,
-    encode: coding.encodeState,
-    sendJSON: { [store, decodeAction = coding.decodeAction] (action) throws(StoreError) in
+  JSONStore(store: store, paths: paths)
+}
+
+/// The hot paths of a feature's host stores: decoding and sending an action, reading the
+/// version, answering a request and encoding the state. Made once per feature and shared by its
+/// stores.
+///
+/// NB: formed where the feature's types are known (``FeatureDescriptor``, inlinable), so that
+/// these closures are specialized there and use the types' direct JSON paths (``JSONCodable``)
+/// when they have them. ``JSONStore``'s own methods are generic and run unspecialized: through
+/// them, even reading an optional `State` looks its type up at run time. The closures take the
+/// store as an argument rather than capturing it: per feature, not per store (issue 17: memory
+/// per idle store; capturing cost each store five closures and two context allocations).
+@usableFromInline
+final class JSONStorePaths<State: Codable & Equatable, Action: Decodable>: @unchecked Sendable {
+  // NB: `@unchecked Sendable`: the closures capture only the coders (see ``FeatureCoding``).
+  @usableFromInline let coding: FeatureCoding<State, Action>
+  @usableFromInline let send: (Store<State, Action>, UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void
+  @usableFromInline let version: (Store<State, Action>) -> UInt64
+  @usableFromInline let answer: (Store<State, Action>, UInt64, HostAnswer) throws(StoreError) -> Void
+  @usableFromInline let encodeState: (Store<State, Action>) throws(StoreError) -> EncodedState
+
+  @inlinable
+  init(coding: FeatureCoding<State, Action>) {
+    self.coding = coding
+    send = { [decodeAction = coding.decodeAction] (store, action) throws(StoreError) in
       guard !store.isClosed else { throw .closed }
       // NB: decode before entering the store: a bad action changes nothing and blocks no one.
       let decoded: Action
@@ -25,12 +41,12 @@ func hosting<State: Codable & Equatable, Action: Decodable>(
         throw .json(ActionErrorHint.guided(error, action: action))
       }
       store.send(decoded)
-    },
-    readVersion: { [store] in store.version },
+    }
+    version = { store in store.version }
     // NB: answers go through a closure formed here too, so that the request bookkeeping they
     // reach (`StoreCore.accept`, `apply`, `finish`) runs specialized, not generic.
-    answer: { [store] (id, answer) throws(StoreError) in try store.answer(answer, to: id) },
-    encodeState: { [store, encode = coding.encodeState] () throws(StoreError) in
+    answer = { (store, id, answer) throws(StoreError) in try store.answer(answer, to: id) }
+    encodeState = { [encode = coding.encodeState] (store) throws(StoreError) in
       // NB: encode outside the store's lock, from a copy (copy-on-write: no deep copy).
       let (state, version) = store.stateAndVersion
       do throws(JSONError) {
@@ -38,7 +54,8 @@ func hosting<State: Codable & Equatable, Action: Decodable>(
       } catch {
         throw .json(error)
       }
-    })
+    }
+  }
 }
 
 /// How a feature's actions are decoded and its states encoded, by the paths their types have
@@ -70,19 +87,17 @@ struct EncodedState {
   }
 }
 
+/// Sends an action's JSON, decoded by the given decoder.
 @usableFromInline
-func makeJSONStore<State: Codable & Equatable, Action: Decodable>(
-  _ store: Store<State, Action>,
-  encode: @escaping (State) throws(JSONError) -> [UInt8],
-  sendJSON: @escaping (UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void,
-  readVersion: @escaping () -> UInt64,
-  answer: @escaping (UInt64, HostAnswer) throws(StoreError) -> Void,
-  encodeState: @escaping () throws(StoreError) -> EncodedState
-) -> any HostStore {
-  JSONStore(
-    store: store, encode: encode, sendJSON: sendJSON, readVersion: readVersion, answer: answer,
-    encodeState: encodeState)
-}
+typealias JSONSend<Action> = (
+  UnsafeBufferPointer<UInt8>, (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Action
+) throws(StoreError) -> Void
+
+/// Encodes the state with the given encoder, and gives the version it is of.
+@usableFromInline
+typealias JSONStateEncoding<State> = (
+  (State) throws(JSONError) -> [UInt8]
+) throws(StoreError) -> EncodedState
 
 /// A ``Store`` whose state and actions are Codable, driven with JSON: the ``HostStore`` of every
 /// feature (made by ``hosting(_:coding:)``).
@@ -90,11 +105,10 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
 {
   // NB: `@unchecked Sendable`: the store serializes itself; the cache is behind its own lock.
   private let store: Store<State, Action>
-  private let encode: (State) throws(JSONError) -> [UInt8]
-  private let sendJSON: (UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void
-  private let readVersion: () -> UInt64
-  private let answer: (UInt64, HostAnswer) throws(StoreError) -> Void
-  private let encodeState: () throws(StoreError) -> EncodedState
+  private let paths: JSONStorePaths<State, Action>
+  /// `paths.send`, kept here: loaded through `paths` in this generic class's unspecialized code,
+  /// each send paid ~60 instructions more (the two references retained and released).
+  private let sendJSON: (Store<State, Action>, UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void
   // NB: a PlainLock, not a `Mutex`: ThreadSanitizer sees pthread mutexes, not Mutex's futex, and
   // reported the cache's reads and writes from different threads as races (`make sanitize`).
   // Made by the first read that caches: an idle store keeps no mutex for it (issue 17).
@@ -113,43 +127,33 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   /// How many `value(at:)` calls asked for this version's state (see there).
   private var lookups: (version: UInt64, count: Int) = (0, 0)
 
-  init(
-    store: Store<State, Action>,
-    encode: @escaping (State) throws(JSONError) -> [UInt8],
-    sendJSON: @escaping (UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void,
-    readVersion: @escaping () -> UInt64,
-    answer: @escaping (UInt64, HostAnswer) throws(StoreError) -> Void,
-    encodeState: @escaping () throws(StoreError) -> EncodedState
-  ) {
+  init(store: Store<State, Action>, paths: JSONStorePaths<State, Action>) {
     self.store = store
-    self.encode = encode
-    self.sendJSON = sendJSON
-    self.readVersion = readVersion
-    self.answer = answer
-    self.encodeState = encodeState
+    self.paths = paths
+    self.sendJSON = paths.send
   }
 
   deinit { store.close() }
 
   func send(json action: UnsafeBufferPointer<UInt8>) throws(StoreError) {
-    try sendJSON(action)
+    try sendJSON(store, action)
   }
 
   func stateJSON() throws(StoreError) -> [UInt8] {
-    let version = readVersion()
+    let version = paths.version(store)
     if let cached = withCacheLock({ cache }), cached.version == version { return cached.json }
-    let encoded = try encodeState()
+    let encoded = try paths.encodeState(store)
     withCacheLock {
       if (cache?.version ?? 0) <= encoded.version { cache = encoded }
     }
     return encoded.json
   }
 
-  var version: UInt64 { readVersion() }
+  var version: UInt64 { paths.version(store) }
 
   func lend(into lent: LentState) throws(StoreError) {
     guard !store.isClosed else { throw .closed }
-    if lent.version == readVersion() { return }
+    if lent.version == paths.version(store) { return }
     // NB: from a copy of the state (copy-on-write), outside the store's lock.
     let (state, version) = store.stateAndVersion
     if lent.version == version { return }
@@ -200,7 +204,7 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
 
   func value(at pointer: String) throws(StoreError) -> [UInt8]? {
     guard !store.isClosed else { throw .closed }
-    let version = readVersion()
+    let version = paths.version(store)
     var tree = withCacheLock { trees.last { $0.version == version }?.tree }
     // NB: a state that follows pointers itself (``JSONPointable``) encodes only the value it
     // finds, changed or not; a parsed tree, when there is one, is cheaper still.
@@ -242,7 +246,7 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
       if let cached = withCacheLock({ cache }), cached.version == version {
         json = cached.json
       } else {
-        json = try encode(state)
+        json = try paths.coding.encodeState(state)
         withCacheLock {
           if (cache?.version ?? 0) <= version { cache = EncodedState(version: version, json: json) }
         }
@@ -274,15 +278,15 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   }
 
   func respond(to id: UInt64, json: UnsafeBufferPointer<UInt8>) throws(StoreError) {
-    try answer(id, .value(json))
+    try paths.answer(store, id, .value(json))
   }
 
   func fail(_ id: UInt64, message: String) throws(StoreError) {
-    try answer(id, .failure(message))
+    try paths.answer(store, id, .failure(message))
   }
 
   func complete(_ id: UInt64) throws(StoreError) {
-    try answer(id, .complete)
+    try paths.answer(store, id, .complete)
   }
 
   func takeRequests() throws(StoreError) -> [HostRequestNotice] {

@@ -464,7 +464,7 @@ func canonicalizeAction<State, Action>(
 /// feeds the ``ReductionLog``, and a ``RecordingStore`` journals what the host gives it.
 @usableFromInline
 func makeRecordingStore<R: Reducer & Sendable>(
-  feature: String, state: R.State, reducer: R, coding: FeatureCoding<R.State, R.Action>,
+  feature: String, state: R.State, reducer: R, paths: JSONStorePaths<R.State, R.Action>,
   options: StoreOptions
 ) throws(JSONError) -> any HostStore
 where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
@@ -476,7 +476,7 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
     if log.isEnabled {
       log.reduced(
         action: canonicalJSON(of: action),
-        state: (try? coding.encodeState(state)) ?? Array("null".utf8))
+        state: (try? paths.coding.encodeState(state)) ?? Array("null".utf8))
     }
     return effect
   }
@@ -500,12 +500,12 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
       store.setDelivery(requests: requests, answers: answers)
     },
     canonicalAction: { (action) throws(JSONError) in
-      try canonicalizeAction(action, coding: coding)
+      try canonicalizeAction(action, coding: paths.coding)
     },
     reductions: log)
   do throws(StoreError) {
     return try RecordingStore(
-      inner: hosting(store, coding: coding), access: access, requests: options.requests)
+      inner: hosting(store, paths: paths), access: access, requests: options.requests)
   } catch {
     store.close()
     if case let .json(json) = error { throw json }

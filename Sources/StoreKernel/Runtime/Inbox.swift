@@ -9,18 +9,32 @@ import Synchronization
 /// the store makes the eventfd readable, and the holder clears it once the inbox is empty.
 @usableFromInline
 final class Inbox: @unchecked Sendable {
-  /// Guards everything below but the atomics; made by the first push (or the close).
+  /// An item, in a struct so that the queue's generic storage holds the function as it is.
   ///
-  /// NB: most stores never get work from another thread: their inbox keeps no mutex (issue 17:
-  /// memory per idle store). Reads that find the inbox empty take no lock at all.
-  private let lockStorage = LazyObject<Guarded<Void>>()
-  private var jobs = FIFO<UnownedJob>()
-  private var items = FIFO<() -> Void>()
-  /// Pull mode: requests and cancellation notices waiting for the host to take them.
-  private var notices: [HostRequestNotice] = []
-  private var eventFD: Int32 = -1
-  /// The store has closed: items are refused (dropped at once).
-  private var closed = false
+  /// NB: a `FIFO<() -> Void>` keeps its functions at the generic abstraction: each one pushed
+  /// and each one popped was wrapped in a reabstraction thunk, an allocation each.
+  private struct Item {
+    let run: () -> Void
+  }
+
+  /// What waits, behind its lock.
+  private struct Queues {
+    var jobs = FIFO<UnownedJob>()
+    var items = FIFO<Item>()
+    /// Pull mode: requests and cancellation notices waiting for the host to take them.
+    var notices: [HostRequestNotice] = []
+    var eventFD: Int32 = -1
+    /// The store has closed: items are refused (dropped at once).
+    var closed = false
+
+    var hasWork: Bool { !jobs.isEmpty || !items.isEmpty || !notices.isEmpty }
+  }
+
+  /// The queues and their lock, made by the first push (or the close).
+  ///
+  /// NB: most stores never get work from another thread: their inbox keeps neither queues nor
+  /// a mutex (issue 17: memory per idle store). Reads that find the inbox empty take no lock.
+  private let storage = LazyObject<Guarded<Queues>>()
   @usableFromInline let count = Atomic<Int>(0)
   /// The thread holding the store, 0 if none.
   @usableFromInline let owner = Atomic<UInt>(0)
@@ -29,18 +43,18 @@ final class Inbox: @unchecked Sendable {
   @inlinable var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
 
   func push(job: UnownedJob) {
-    withLock {
-      jobs.append(job)
-      arrived()
+    withQueues { queues in
+      queues.jobs.append(job)
+      arrived(eventFD: queues.eventFD)
     }
   }
 
   /// Queues `item` to run on the thread holding the store; drops it once the store has closed.
   func push(_ item: @escaping () -> Void) {
-    withLock {
-      guard !closed else { return }
-      items.append(item)
-      arrived()
+    withQueues { queues in
+      guard !queues.closed else { return }
+      queues.items.append(Item(run: item))
+      arrived(eventFD: queues.eventFD)
     }
   }
 
@@ -48,11 +62,11 @@ final class Inbox: @unchecked Sendable {
   ///
   /// NB: an item is a closure that holds the store's core: one left here would keep it alive.
   func close() {
-    let dropped: FIFO<() -> Void> = withLock {
-      closed = true
-      let dropped = items
-      count.subtract(items.count, ordering: .releasing)
-      items = FIFO()
+    let dropped: FIFO<Item> = withQueues { queues in
+      queues.closed = true
+      let dropped = queues.items
+      count.subtract(queues.items.count, ordering: .releasing)
+      queues.items = FIFO()
       return dropped
     }
     _ = dropped  // released outside the lock
@@ -60,30 +74,30 @@ final class Inbox: @unchecked Sendable {
 
   /// Pull mode: keeps `notice` until the host takes it; the descriptor is readable meanwhile.
   func push(notice: HostRequestNotice) {
-    withLock {
-      notices.append(notice)
-      if eventFD >= 0 { csystem_wake_signal(eventFD) }
+    withQueues { queues in
+      queues.notices.append(notice)
+      if queues.eventFD >= 0 { csystem_wake_signal(queues.eventFD) }
     }
   }
 
   /// Pull mode: the notices waiting, oldest first, removed.
   func takeNotices() -> [HostRequestNotice] {
     // NB: notices are pushed under the lock: none was, if it is not made.
-    guard lockStorage.made != nil else { return [] }
-    return withLock {
-      let taken = notices
-      notices = []
-      if eventFD >= 0 && jobs.isEmpty && items.isEmpty { csystem_wake_clear(eventFD) }
+    guard storage.made != nil else { return [] }
+    return withQueues { queues in
+      let taken = queues.notices
+      queues.notices = []
+      if queues.eventFD >= 0 && !queues.hasWork { csystem_wake_clear(queues.eventFD) }
       return taken
     }
   }
 
   @inline(__always)
-  private func withLock<R>(_ body: () -> R) -> R {
-    lockStorage.withObject({ Guarded.make(()) }) { lock in lock.withLock { _ in body() } }
+  private func withQueues<R>(_ body: (inout Queues) -> R) -> R {
+    storage.withObject({ Guarded.make(Queues()) }) { guarded in guarded.withLock(body) }
   }
 
-  private func arrived() {
+  private func arrived(eventFD: Int32) {
     count.add(1, ordering: .releasing)
     if eventFD >= 0 && owner.load(ordering: .relaxed) != currentThreadID() {
       csystem_wake_signal(eventFD)
@@ -92,17 +106,20 @@ final class Inbox: @unchecked Sendable {
 
   func popItem() -> (() -> Void)? {
     guard !isEmpty else { return nil }
-    return withLock {
-      guard let item = items.popFirst() else { return nil }
-      count.subtract(1, ordering: .releasing)
-      return item
+    // NB: taken out through a variable, not returned through `withQueues`'s generic result: a
+    // function returned as a generic value is reabstracted, an allocation per item.
+    var item: Item?
+    withQueues { queues in
+      item = queues.items.popFirst()
+      if item != nil { count.subtract(1, ordering: .releasing) }
     }
+    return item?.run
   }
 
   func popJob() -> UnownedJob? {
     guard !isEmpty else { return nil }
-    return withLock {
-      guard let job = jobs.popFirst() else { return nil }
+    return withQueues { queues in
+      guard let job = queues.jobs.popFirst() else { return nil }
       count.subtract(1, ordering: .releasing)
       return job
     }
@@ -110,20 +127,20 @@ final class Inbox: @unchecked Sendable {
 
   /// Starts signalling `eventFD` (and signals it now if work is waiting).
   func watch(eventFD: Int32) {
-    withLock {
-      self.eventFD = eventFD
-      if !jobs.isEmpty || !items.isEmpty || !notices.isEmpty { csystem_wake_signal(eventFD) }
+    withQueues { queues in
+      queues.eventFD = eventFD
+      if queues.hasWork { csystem_wake_signal(eventFD) }
     }
   }
 
   /// Clears the eventfd if nothing is waiting; stops signalling it if `stop`.
   func settleWake(stop: Bool = false) {
     // NB: the descriptor is watched under the lock: none is, if it is not made.
-    guard lockStorage.made != nil else { return }
-    withLock {
-      guard eventFD >= 0 else { return }
-      if jobs.isEmpty && items.isEmpty && notices.isEmpty { csystem_wake_clear(eventFD) }
-      if stop { eventFD = -1 }
+    guard storage.made != nil else { return }
+    withQueues { queues in
+      guard queues.eventFD >= 0 else { return }
+      if !queues.hasWork { csystem_wake_clear(queues.eventFD) }
+      if stop { queues.eventFD = -1 }
     }
   }
 }

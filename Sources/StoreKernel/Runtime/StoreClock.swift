@@ -46,7 +46,18 @@ public final class StoreClock: Clock, @unchecked Sendable {
   }
 
   public let kind: Kind
-  @usableFromInline let timers: TimerQueue
+  /// The store's timers, made by the first use that schedules one (or the close).
+  ///
+  /// NB: most stores never wait: an idle store keeps no queue (issue 17: memory per idle
+  /// store). What only reads the queue goes through ``madeTimers``.
+  var timers: TimerQueue { timerStorage.object { TimerQueue() } }
+  /// The timer queue if made: nil means no timer was ever scheduled.
+  var madeTimers: TimerQueue? { timerStorage.made }
+  /// Whether no timer is pending (cheap: no lock).
+  ///
+  /// NB: not inlinable (the lazy holder is SPI): the fast path of `send` pays a call for it.
+  @usableFromInline var hasNoTimers: Bool { timerStorage.made?.isEmpty ?? true }
+  private let timerStorage = LazyObject<TimerQueue>()
   private let manualNow = Atomic<Int64>(0)
   /// Whether the store is inside `advance` (holder only): when a manual clock's timers fire.
   var isAdvancing = false
@@ -54,9 +65,8 @@ public final class StoreClock: Clock, @unchecked Sendable {
   /// Whether the store's loop fires the timers that are due (holder only).
   var firesDueTimers: Bool { kind == .real || isAdvancing }
 
-  init(kind: Kind, timers: TimerQueue = TimerQueue()) {
+  init(kind: Kind) {
     self.kind = kind
-    self.timers = timers
   }
 
   public var now: Instant { Instant(nanoseconds: nowNanoseconds) }

@@ -1,6 +1,12 @@
 import JSON
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Everything a store runs besides its reducer: the queue of actions, the tree of running
 /// effects, host requests, the inbox, the executor and the clock.
 ///
@@ -74,7 +80,29 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   private var outbox = FIFO<Outgoing>()
 
   // -- any thread, behind its lock
-  private let requests = Guarded.make(RequestTable<Action>())
+  /// The requests awaiting answers, behind `requestLock`.
+  ///
+  /// NB: in the core, with a lock made by the first request (or answer): an idle store keeps
+  /// neither a table object nor a mutex (issue 17: memory per idle store). Unchecked
+  /// exclusivity: the lock is what serializes it.
+  @exclusivity(unchecked) private var requestTable = RequestTable<Action>()
+  private let requestLock = LazyObject<Guarded<Void>>()
+
+  /// Runs `body` on the table of requests, behind its lock.
+  @inline(__always)
+  private func withRequests<R, E: Error>(
+    _ body: (inout RequestTable<Action>) throws(E) -> R
+  ) throws(E) -> R {
+    // NB: the mutex's address taken without retaining its object, which lives as long as the
+    // core (a `ManagedBuffer`'s element does not move). A retained lock, or the body's result
+    // carried out of a closure, cost an answer ~100 instructions more.
+    let mutex = requestLock.withObject({ Guarded.make(()) }) { lock in
+      lock.withUnsafeMutablePointerToElements { $0 }
+    }
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body(&requestTable)
+  }
 
   init(clock: StoreClock) {
     self.clock = clock
@@ -122,7 +150,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   /// settle. What lets `send` skip the general loop.
   @inlinable
   var isIdle: Bool {
-    actions.pointee.isEmpty && inbox.isEmpty && clock.timers.isEmpty
+    actions.pointee.isEmpty && inbox.isEmpty && clock.hasNoTimers
       && !wakeOpen.load(ordering: .relaxed)
   }
 
@@ -511,10 +539,10 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
       // NB: the leaf finishes when its task returns (at its next job); `send` is already inert.
       leaf.task?.cancel()
     case let leaf as TimerLeaf:
-      if let ticket = leaf.timer { _ = clock.timers.cancel(ticket) }
+      if let ticket = leaf.timer { _ = clock.madeTimers?.cancel(ticket) }
       finish(leaf)
     case let leaf as RequestLeaf<Action>:
-      requests.withLock { _ = $0.open.removeValue(forKey: leaf.id) }
+      withRequests { _ = $0.open.removeValue(forKey: leaf.id) }
       report("request #\(leaf.id) \"\(leaf.request.name)\" cancelled")
       if queuedRequests {
         inbox.push(notice: .cancelled(leaf.id))
@@ -579,7 +607,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
     // NB: in pull mode a request never fails for want of a handler: it waits to be taken.
     switch (request.payload, handler != nil || queuedRequests) {
     case let (.success(payload), true):
-      let id = requests.withLock { table in
+      let id = withRequests { table in
         let id = table.nextID
         table.nextID &+= 1
         if let leaf {
@@ -607,7 +635,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   @usableFromInline
   func accept(_ answer: HostAnswer, for id: UInt64) throws(StoreError) {
     guard !isClosed else { throw .closed }
-    let (kind, decode, leaf) = try requests.withLock { (table) throws(StoreError) in
+    let (kind, decode, leaf) = try withRequests { (table) throws(StoreError) in
       let request = try table.openRequest(id)
       return (request.kind, request.answer, request.leaf)
     }
@@ -627,7 +655,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
       outcome = Outcome(completes: true)
     }
     let ends = outcome.ends
-    try requests.withLock { (table) throws(StoreError) in
+    try withRequests { (table) throws(StoreError) in
       _ = try table.openRequest(id)
       if ends { table.open[id]?.ended = true }
     }
@@ -663,7 +691,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
       emit(action, to: leaf.sink)
     }
     guard outcome.ends else { return }
-    requests.withLock { _ = $0.open.removeValue(forKey: id) }
+    withRequests { _ = $0.open.removeValue(forKey: id) }
     finish(leaf)
   }
 
@@ -724,7 +752,7 @@ enum HostAnswer {
   case complete
 }
 
-/// Requests waiting for answers, readable from any thread (behind `StoreCore.requests`).
+/// Requests waiting for answers, readable from any thread (behind `StoreCore.requestLock`).
 struct RequestTable<Action>: Sendable {
   var nextID: UInt64 = 1
   var open: [UInt64: OpenRequest<Action>] = [:]

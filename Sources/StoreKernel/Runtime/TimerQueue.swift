@@ -95,13 +95,11 @@ final class TimerQueue: @unchecked Sendable {
   }
 
   // NB: a lock of its own because a sleeping task may be cancelled, and its cancellation handler
-  // run, on whatever thread cancels it. Made by its first use (the first timer, or the close):
-  // a store that never waits keeps no mutex for it (issue 17: memory per idle store).
+  // run, on whatever thread cancels it. The queue itself is made by the first timer (or the
+  // close, see `StoreClock.timers`): a store that never waits keeps neither.
   @inline(__always)
-  private func withLock<R>(_ body: () -> R) -> R {
-    lockStorage.withObject({ Guarded.make(()) }) { lock in lock.withLock { _ in body() } }
-  }
-  private let lockStorage = LazyObject<Guarded<Void>>()
+  private func withLock<R>(_ body: () -> R) -> R { lock.withLock(body) }
+  private let lock = PlainLock()
   private var storage = Storage()
   @usableFromInline let liveCount = Atomic<Int>(0)
 
@@ -176,9 +174,7 @@ final class TimerQueue: @unchecked Sendable {
 
   /// The earliest pending deadline, if any.
   var earliestDeadline: Int64? {
-    // NB: no lock yet, no timer ever: nothing to make one for.
-    guard lockStorage.made != nil else { return nil }
-    return withLock { () -> Int64? in
+    withLock { () -> Int64? in
       while let top = storage.heap.first {
         if storage.isLive(top) { return top.deadline }
         Self.popTop(&storage.heap)
