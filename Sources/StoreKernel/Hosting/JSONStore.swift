@@ -99,6 +99,20 @@ typealias JSONStateEncoding<State> = (
   (State) throws(JSONError) -> [UInt8]
 ) throws(StoreError) -> EncodedState
 
+/// What a ``JSONStore`` keeps of its state's JSON between calls, behind its lock.
+struct JSONStoreCaches {
+  /// The state JSON of the last version encoded.
+  var state: EncodedState?
+  /// Parsed state JSON of the last two versions patched from or to, for `patch(since:)`
+  /// (newest last).
+  ///
+  /// NB: two: a host that patches after each change finds the old tree here; more would hold
+  /// a parsed copy of a large state per version (tens of MB at 100,000 todos).
+  var trees: [(version: UInt64, tree: JSONValue)] = []
+  /// How many `value(at:)` calls asked for this version's state (see there).
+  var lookups: (version: UInt64, count: Int) = (0, 0)
+}
+
 /// A ``Store`` whose state and actions are Codable, driven with JSON: the ``HostStore`` of every
 /// feature (made by ``hosting(_:coding:)``).
 final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore, @unchecked Sendable
@@ -109,23 +123,15 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   /// `paths.send`, kept here: loaded through `paths` in this generic class's unspecialized code,
   /// each send paid ~60 instructions more (the two references retained and released).
   private let sendJSON: (Store<State, Action>, UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void
-  // NB: a PlainLock, not a `Mutex`: ThreadSanitizer sees pthread mutexes, not Mutex's futex, and
-  // reported the cache's reads and writes from different threads as races (`make sanitize`).
-  // Made by the first read that caches: an idle store keeps no mutex for it (issue 17).
+  // NB: behind a pthread mutex, not a `Mutex`: ThreadSanitizer sees pthread mutexes, not
+  // Mutex's futex, and reported the cache's reads and writes from different threads as races
+  // (`make sanitize`). Made by the first read that caches: an idle store keeps neither the
+  // caches nor a mutex for them (issue 17: memory per idle store).
   @inline(__always)
-  private func withCacheLock<R>(_ body: () -> R) -> R {
-    cacheLockStorage.withObject({ Guarded.make(()) }) { lock in lock.withLock { _ in body() } }
+  private func withCaches<R>(_ body: (inout JSONStoreCaches) -> R) -> R {
+    caches.withObject({ Guarded.make(JSONStoreCaches()) }) { guarded in guarded.withLock(body) }
   }
-  private let cacheLockStorage = LazyObject<Guarded<Void>>()
-  private var cache: EncodedState?
-  /// Parsed state JSON of the last two versions patched from or to, for ``patch(since:)``
-  /// (newest last).
-  ///
-  /// NB: two: a host that patches after each change finds the old tree here; more would hold
-  /// a parsed copy of a large state per version (tens of MB at 100,000 todos).
-  private var trees: [(version: UInt64, tree: JSONValue)] = []
-  /// How many `value(at:)` calls asked for this version's state (see there).
-  private var lookups: (version: UInt64, count: Int) = (0, 0)
+  private let caches = LazyObject<Guarded<JSONStoreCaches>>()
 
   init(store: Store<State, Action>, paths: JSONStorePaths<State, Action>) {
     self.store = store
@@ -141,10 +147,10 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
 
   func stateJSON() throws(StoreError) -> [UInt8] {
     let version = paths.version(store)
-    if let cached = withCacheLock({ cache }), cached.version == version { return cached.json }
+    if let cached = withCaches({ $0.state }), cached.version == version { return cached.json }
     let encoded = try paths.encodeState(store)
-    withCacheLock {
-      if (cache?.version ?? 0) <= encoded.version { cache = encoded }
+    withCaches { caches in
+      if (caches.state?.version ?? 0) <= encoded.version { caches.state = encoded }
     }
     return encoded.json
   }
@@ -205,7 +211,7 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   func value(at pointer: String) throws(StoreError) -> [UInt8]? {
     guard !store.isClosed else { throw .closed }
     let version = paths.version(store)
-    var tree = withCacheLock { trees.last { $0.version == version }?.tree }
+    var tree = withCaches { caches in caches.trees.last { $0.version == version }?.tree }
     // NB: a state that follows pointers itself (``JSONPointable``) encodes only the value it
     // finds, changed or not; a parsed tree, when there is one, is cheaper still.
     if tree == nil, let tokens = JSONPointer.tokens(pointer) {
@@ -218,13 +224,13 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
       // NB: a tree costs a parse of the whole state: made at the second lookup of a version, so
       // a host that gets one value per change pays only the text scan, and one that reads many
       // values of an unchanged state pays the parse once and then each lookup by its depth.
-      let again = withCacheLock { () -> Bool in
-        if lookups.version == version {
-          lookups.count += 1
+      let again = withCaches { caches -> Bool in
+        if caches.lookups.version == version {
+          caches.lookups.count += 1
         } else {
-          lookups = (version, 1)
+          caches.lookups = (version, 1)
         }
-        return lookups.count >= 2
+        return caches.lookups.count >= 2
       }
       guard again else { return nil }
       let (state, current) = store.stateAndVersion
@@ -237,29 +243,31 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
 
   /// The parsed state JSON of `version`, from the cache or encoded from `state` (and kept).
   private func tree(of state: State, at version: UInt64) throws(StoreError) -> JSONValue {
-    if let cached = withCacheLock({ trees.last { $0.version == version } }) {
+    if let cached = withCaches({ caches in caches.trees.last { $0.version == version } }) {
       return cached.tree
     }
     let tree: JSONValue
     do throws(JSONError) {
       let json: [UInt8]
-      if let cached = withCacheLock({ cache }), cached.version == version {
+      if let cached = withCaches({ $0.state }), cached.version == version {
         json = cached.json
       } else {
         json = try paths.coding.encodeState(state)
-        withCacheLock {
-          if (cache?.version ?? 0) <= version { cache = EncodedState(version: version, json: json) }
+        withCaches { caches in
+          if (caches.state?.version ?? 0) <= version {
+            caches.state = EncodedState(version: version, json: json)
+          }
         }
       }
       tree = try JSONParser.parse(json)
     } catch {
       throw .json(error)
     }
-    withCacheLock {
-      if !trees.contains(where: { $0.version == version }) {
-        trees.append((version, tree))
-        trees.sort { $0.version < $1.version }
-        if trees.count > 2 { trees.removeFirst() }
+    withCaches { caches in
+      if !caches.trees.contains(where: { $0.version == version }) {
+        caches.trees.append((version, tree))
+        caches.trees.sort { $0.version < $1.version }
+        if caches.trees.count > 2 { caches.trees.removeFirst() }
       }
     }
     return tree

@@ -32,6 +32,19 @@ public struct LazyObject<Object: AnyObject>: ~Copyable {
     return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
   }
 
+  /// Whether the object is made (no reference taken).
+  @inlinable
+  public var isMade: Bool { word.load(ordering: .acquiring) != 0 }
+
+  /// `body` of the object, without retaining it; nil if no use has made it yet.
+  @inlinable @inline(__always)
+  public func ifMade<R>(_ body: (Object) -> R) -> R? {
+    guard let pointer = UnsafeRawPointer(bitPattern: word.load(ordering: .acquiring)) else {
+      return nil
+    }
+    return Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+  }
+
   /// The object, made by `make` if none is yet; when two threads make one at once, one object
   /// is kept and the other dropped.
   @inlinable

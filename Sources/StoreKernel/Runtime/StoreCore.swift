@@ -7,6 +7,19 @@ import Glibc
 import Musl
 #endif
 
+/// What few stores use, kept out of ``StoreCore`` until one is set: a host's request handler,
+/// tracing, a test store's origins, the wake descriptor.
+///
+/// NB: ~100 bytes that every idle store kept (issue 17: memory per idle store). Touched only by
+/// the thread holding the store, as the core's own properties were (`wake` behind `wakeLock`).
+final class StoreCoreExtras: @unchecked Sendable {
+  var handler: HostRequestHandler?
+  var trace: TraceSink?
+  var recordsOrigins = false
+  var origin: String?
+  var wake: WakeDescriptor?
+}
+
 /// Everything a store runs besides its reducer: the queue of actions, the tree of running
 /// effects, host requests, the inbox, the executor and the clock.
 ///
@@ -60,22 +73,44 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   /// cancellable effect (a debounce restarted on every keystroke) allocates nothing here.
   private var cancellables: [CancelID: Region] = [:]
   var throttles: [CancelID: ThrottleState<Action>] = [:]
-  var handler: HostRequestHandler?
   /// Pull mode: requests and cancellations wait in the inbox's notices, not for a handler.
   var queuedRequests = false
   /// Answers from any thread are only queued, for the host's next call.
   var answersOnHostThread = false
-  var trace: TraceSink?
+  /// Leaves (tasks, timers, requests) running; what a test store's `finish` checks.
+  private(set) var liveLeafCount = 0
+
+  // -- holder, made by the first that sets one (``StoreCoreExtras``)
+  var handler: HostRequestHandler? {
+    get { extrasStorage.ifMade { $0.handler } ?? nil }
+    set { if newValue != nil || extrasStorage.isMade { extras.handler = newValue } }
+  }
+  /// Whether a handler is set (without copying it).
+  var hasHandler: Bool { extrasStorage.ifMade { $0.handler != nil } ?? false }
+  var trace: TraceSink? {
+    get { extrasStorage.ifMade { $0.trace } ?? nil }
+    set { if newValue != nil || extrasStorage.isMade { extras.trace = newValue } }
+  }
   /// Set by a test store: what effects did wrong (see ``Issue``), where the effect was made, and
   /// the action whose effect it was.
   var issueHandler: ((Issue, EffectPlace?, String?) -> Void)?
-  /// Leaves (tasks, timers, requests) running; what a test store's `finish` checks.
-  private(set) var liveLeafCount = 0
   /// Set by a test store: effects remember the action that started them.
-  var recordsOrigins = false
-  var origin: String?
+  var recordsOrigins: Bool {
+    get { extrasStorage.ifMade { $0.recordsOrigins } ?? false }
+    set { if newValue || extrasStorage.isMade { extras.recordsOrigins = newValue } }
+  }
+  var origin: String? {
+    get { extrasStorage.ifMade { $0.origin } ?? nil }
+    set { if newValue != nil || extrasStorage.isMade { extras.origin = newValue } }
+  }
   /// Behind `wakeLock`.
-  var wake: WakeDescriptor?
+  var wake: WakeDescriptor? {
+    get { extrasStorage.ifMade { $0.wake } ?? nil }
+    set { if newValue != nil || extrasStorage.isMade { extras.wake = newValue } }
+  }
+  private var extras: StoreCoreExtras { extrasStorage.object { StoreCoreExtras() } }
+  private let extrasStorage = LazyObject<StoreCoreExtras>()
+
   /// Host requests, cancellations and notifications, delivered after the store is let go.
   private var outbox = FIFO<Outgoing>()
 
@@ -546,7 +581,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
       report("request #\(leaf.id) \"\(leaf.request.name)\" cancelled")
       if queuedRequests {
         inbox.push(notice: .cancelled(leaf.id))
-      } else if handler != nil {
+      } else if hasHandler {
         post(.cancel(leaf.id))
       }
       finish(leaf)
@@ -605,7 +640,7 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   ) -> (id: UInt64, payload: [UInt8])? {
     let message: String
     // NB: in pull mode a request never fails for want of a handler: it waits to be taken.
-    switch (request.payload, handler != nil || queuedRequests) {
+    switch (request.payload, hasHandler || queuedRequests) {
     case let (.success(payload), true):
       let id = withRequests { table in
         let id = table.nextID
