@@ -13,6 +13,10 @@ final class DependencyBox: @unchecked Sendable {
   var dependencies: Dependencies
   /// The store's own box, for a box derived from it by `.dependency(_:_:)` (nil: this is it).
   let store: ObjectIdentifier?
+  /// `DependencyContext.key`, kept here so that a store's calls read it without the lazy
+  /// global's check (in the box, whose malloc chunk had room for it; in the store it cost 16
+  /// bytes per store).
+  @usableFromInline let key = DependencyContext.key
 
   init(_ dependencies: Dependencies, store: ObjectIdentifier? = nil) {
     self.dependencies = dependencies

@@ -45,7 +45,6 @@ public final class StoreClock: Clock, @unchecked Sendable {
     public var description: String { "\(Duration.nanoseconds(nanoseconds))" }
   }
 
-  public let kind: Kind
   /// The store's timers, made by the first use that schedules one (or the close).
   ///
   /// NB: most stores never wait: an idle store keeps no queue (issue 17: memory per idle
@@ -56,9 +55,12 @@ public final class StoreClock: Clock, @unchecked Sendable {
   /// Whether no timer is pending (cheap: no lock).
   ///
   /// NB: not inlinable (the lazy holder is SPI): the fast path of `send` pays a call for it.
-  @usableFromInline var hasNoTimers: Bool { timerStorage.made?.isEmpty ?? true }
+  @usableFromInline var hasNoTimers: Bool { timerStorage.ifMade { $0.isEmpty } ?? true }
   private let timerStorage = LazyObject<TimerQueue>()
   private let manualNow = Atomic<Int64>(0)
+  // NB: the two one-byte properties last, side by side: the object is then 34 bytes, a 48-byte
+  // malloc chunk, where a word between them took it to 64 (issue 17: memory per idle store).
+  public let kind: Kind
   /// Whether the store is inside `advance` (holder only): when a manual clock's timers fire.
   var isAdvancing = false
 

@@ -18,6 +18,8 @@ final class StoreCoreExtras: @unchecked Sendable {
   var recordsOrigins = false
   var origin: String?
   var wake: WakeDescriptor?
+  /// The lock of `wake` (see `StoreCore.wakeLock`), made by its first use.
+  let wakeLock = LazyObject<Guarded<Void>>()
 }
 
 /// Everything a store runs besides its reducer: the queue of actions, the tree of running
@@ -26,7 +28,7 @@ final class StoreCoreExtras: @unchecked Sendable {
 /// NB: `@unchecked Sendable`: the parts marked "holder" are touched only by the thread holding the
 /// store (see ``Store``); the rest is behind locks or atomics.
 @usableFromInline
-final class StoreCore<Action>: EffectHost, @unchecked Sendable {
+final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable {
   // -- serialization
   @usableFromInline let gate = PlainLock()
   @usableFromInline let inbox = Inbox()
@@ -46,15 +48,15 @@ final class StoreCore<Action>: EffectHost, @unchecked Sendable {
   /// NB: made by its first use (`fileDescriptor()`, or the close): an idle store that never
   /// had a wake descriptor does not keep a mutex for it (issue 17: memory per idle store).
   var wakeLock: PlainLock {
-    PlainLock(wakeLockStorage.object { Guarded.make(()) })
+    PlainLock(extras.wakeLock.object { Guarded.make(()) })
   }
-  private let wakeLockStorage = LazyObject<Guarded<Void>>()
   /// The state version as of the end of the last call: what `version` gives without waiting.
   @usableFromInline let publishedVersion = Atomic<UInt64>(0)
   /// The last call left the version to be computed: `publishedVersion` may be behind the state.
   @usableFromInline let versionStale = Atomic<Bool>(false)
-  /// Who delivers the outbox, and whether a callback unwound (``DispatchControl``).
-  let dispatch = DispatchControl()
+  /// Who delivers the outbox, and whether a callback unwound: the core itself, as its
+  /// superclass.
+  var dispatch: DispatchControl { self }
   /// How many events wait in the outbox (read without the lock, to skip the dispatch).
   @usableFromInline let outboxCount = Atomic<Int>(0)
 
