@@ -13,14 +13,22 @@ import Synchronization
 /// `RandomNumberGenerator`, but the standard library's `Int.random(in:using:)` may change
 /// between Swift versions: use this type's own methods where a replay must hold.
 public final class RandomSource: RandomNumberGenerator, Sendable {
-  private let state: Mutex<Xoshiro256StarStar>
+  /// The generator's state, made from the seed by the first number drawn.
+  ///
+  /// NB: most stores never draw one: an idle store keeps the seed alone (issue 17: memory per
+  /// idle store; the state and its lock were 32 bytes of every store).
+  private let generator = LazyObject<Generator>()
   /// The seed the source started from.
   public let seed: UInt64
+
+  private final class Generator: Sendable {
+    let state: Mutex<Xoshiro256StarStar>
+    init(seed: UInt64) { state = Mutex(Xoshiro256StarStar(seed: seed)) }
+  }
 
   /// A source seeded with `seed`.
   public init(seed: UInt64) {
     self.seed = seed
-    self.state = Mutex(Xoshiro256StarStar(seed: seed))
   }
 
   /// A source seeded from the system's entropy (the seed is kept in ``seed``).
@@ -31,7 +39,9 @@ public final class RandomSource: RandomNumberGenerator, Sendable {
 
   /// The next 64 random bits.
   public func next() -> UInt64 {
-    state.withLock { $0.next() }
+    generator.withObject({ Generator(seed: seed) }) { generator in
+      generator.state.withLock { $0.next() }
+    }
   }
 
   /// A uniformly distributed integer in `range`.

@@ -27,15 +27,16 @@ enum Outgoing {
 /// NB: the store core's superclass, not an object of its own: ~50 bytes less per store (issue 17:
 /// memory per idle store). Its members are `final`: no call through the class's table.
 @usableFromInline
-class DispatchControl: @unchecked Sendable {
+class DispatchControl: Inbox, @unchecked Sendable {
   /// The thread delivering, 0 if none.
   final let thread = Atomic<UInt>(0)
+  /// What a waiting thread sleeps on, made by the first wait (most stores never have one).
+  private final let sleeper = LazyObject<Sleeper>()
+  // NB: the one-byte properties last: the core's own flags follow them in the same word.
   /// Whether the dispatcher is inside a host callback now.
   final let inCallback = Atomic<Bool>(false)
   /// A callback unwound out of a dispatch: the store refuses every call.
   final let unwound = Atomic<Bool>(false)
-  /// What a waiting thread sleeps on, made by the first wait (most stores never have one).
-  private final let sleeper = LazyObject<Sleeper>()
 
   final var isUnwound: Bool { unwound.load(ordering: .acquiring) }
 

@@ -7,8 +7,11 @@ import Synchronization
 ///
 /// It also keeps the store's wake descriptor honest: work pushed by a thread that does not hold
 /// the store makes the eventfd readable, and the holder clears it once the inbox is empty.
+///
+/// NB: the store core's superclass (through ``DispatchControl``), not an object of its own:
+/// ~50 bytes less per store (issue 17: memory per idle store). Its members are `final`.
 @usableFromInline
-final class Inbox: @unchecked Sendable {
+class Inbox: @unchecked Sendable {
   /// An item, in a struct so that the queue's generic storage holds the function as it is.
   ///
   /// NB: a `FIFO<() -> Void>` keeps its functions at the generic abstraction: each one pushed
@@ -34,15 +37,15 @@ final class Inbox: @unchecked Sendable {
   ///
   /// NB: most stores never get work from another thread: their inbox keeps neither queues nor
   /// a mutex (issue 17: memory per idle store). Reads that find the inbox empty take no lock.
-  private let storage = LazyObject<Guarded<Queues>>()
-  @usableFromInline let count = Atomic<Int>(0)
+  private final let storage = LazyObject<Guarded<Queues>>()
+  @usableFromInline final let count = Atomic<Int>(0)
   /// The thread holding the store, 0 if none.
-  @usableFromInline let owner = Atomic<UInt>(0)
+  @usableFromInline final let owner = Atomic<UInt>(0)
 
   /// Whether nothing is waiting (cheap: no lock).
-  @inlinable var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
+  @inlinable final var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
 
-  func push(job: UnownedJob) {
+  final func push(job: UnownedJob) {
     withQueues { queues in
       queues.jobs.append(job)
       arrived(eventFD: queues.eventFD)
@@ -50,7 +53,7 @@ final class Inbox: @unchecked Sendable {
   }
 
   /// Queues `item` to run on the thread holding the store; drops it once the store has closed.
-  func push(_ item: @escaping () -> Void) {
+  final func push(_ item: @escaping () -> Void) {
     withQueues { queues in
       guard !queues.closed else { return }
       queues.items.append(Item(run: item))
@@ -61,7 +64,7 @@ final class Inbox: @unchecked Sendable {
   /// Drops the items waiting and refuses later ones (the store has closed).
   ///
   /// NB: an item is a closure that holds the store's core: one left here would keep it alive.
-  func close() {
+  final func refuseItems() {
     let dropped: FIFO<Item> = withQueues { queues in
       queues.closed = true
       let dropped = queues.items
@@ -73,7 +76,7 @@ final class Inbox: @unchecked Sendable {
   }
 
   /// Pull mode: keeps `notice` until the host takes it; the descriptor is readable meanwhile.
-  func push(notice: HostRequestNotice) {
+  final func push(notice: HostRequestNotice) {
     withQueues { queues in
       queues.notices.append(notice)
       if queues.eventFD >= 0 { csystem_wake_signal(queues.eventFD) }
@@ -81,7 +84,7 @@ final class Inbox: @unchecked Sendable {
   }
 
   /// Pull mode: the notices waiting, oldest first, removed.
-  func takeNotices() -> [HostRequestNotice] {
+  final func takeNotices() -> [HostRequestNotice] {
     // NB: notices are pushed under the lock: none was, if it is not made.
     guard storage.made != nil else { return [] }
     return withQueues { queues in
@@ -93,18 +96,18 @@ final class Inbox: @unchecked Sendable {
   }
 
   @inline(__always)
-  private func withQueues<R>(_ body: (inout Queues) -> R) -> R {
+  private final func withQueues<R>(_ body: (inout Queues) -> R) -> R {
     storage.withObject({ Guarded.make(Queues()) }) { guarded in guarded.withLock(body) }
   }
 
-  private func arrived(eventFD: Int32) {
+  private final func arrived(eventFD: Int32) {
     count.add(1, ordering: .releasing)
     if eventFD >= 0 && owner.load(ordering: .relaxed) != currentThreadID() {
       csystem_wake_signal(eventFD)
     }
   }
 
-  func popItem() -> (() -> Void)? {
+  final func popItem() -> (() -> Void)? {
     guard !isEmpty else { return nil }
     // NB: taken out through a variable, not returned through `withQueues`'s generic result: a
     // function returned as a generic value is reabstracted, an allocation per item.
@@ -116,7 +119,7 @@ final class Inbox: @unchecked Sendable {
     return item?.run
   }
 
-  func popJob() -> UnownedJob? {
+  final func popJob() -> UnownedJob? {
     guard !isEmpty else { return nil }
     return withQueues { queues in
       guard let job = queues.jobs.popFirst() else { return nil }
@@ -126,7 +129,7 @@ final class Inbox: @unchecked Sendable {
   }
 
   /// Starts signalling `eventFD` (and signals it now if work is waiting).
-  func watch(eventFD: Int32) {
+  final func watch(eventFD: Int32) {
     withQueues { queues in
       queues.eventFD = eventFD
       if queues.hasWork { csystem_wake_signal(eventFD) }
@@ -134,7 +137,7 @@ final class Inbox: @unchecked Sendable {
   }
 
   /// Clears the eventfd if nothing is waiting; stops signalling it if `stop`.
-  func settleWake(stop: Bool = false) {
+  final func settleWake(stop: Bool = false) {
     // NB: the descriptor is watched under the lock: none is, if it is not made.
     guard storage.made != nil else { return }
     withQueues { queues in

@@ -29,20 +29,41 @@ final class StoreCoreExtras: @unchecked Sendable {
 /// store (see ``Store``); the rest is behind locks or atomics.
 @usableFromInline
 final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable {
+  // NB: the flags first, side by side, after the superclass's own (one word for all of them
+  // and the wake descriptor: issue 17, memory per idle store).
+  @usableFromInline let closedFlag = Atomic<Bool>(false)
+  /// Whether the wake descriptor is open (the fast path of `send` then steps aside).
+  @usableFromInline let wakeOpen = Atomic<Bool>(false)
+  /// The last call left the version to be computed: `publishedVersion` may be behind the state.
+  @usableFromInline let versionStale = Atomic<Bool>(false)
+  /// Pull mode: requests and cancellations wait in the inbox's notices, not for a handler
+  /// (holder).
+  var queuedRequests = false
+  /// Answers from any thread are only queued, for the host's next call (holder).
+  var answersOnHostThread = false
+  /// The wake descriptor's fd once made (-1 before): read without any lock.
+  let wakeFD = Atomic<Int32>(-1)
+
   // -- serialization
   @usableFromInline let gate = PlainLock()
-  @usableFromInline let inbox = Inbox()
+  /// What reaches the store from outside its running call: the core itself, as its
+  /// superclass (through ``DispatchControl``).
+  @inlinable var inbox: Inbox { self }
   /// Made by the first `.run` (holder).
   ///
   /// NB: lazy, like `root`: an idle store, or one whose effects are only timers and requests,
   /// never allocates them.
-  lazy var executor = HostDrainedExecutor(inbox: inbox)
+  var executor: HostDrainedExecutor {
+    if let executorStorage { return executorStorage }
+    let made = HostDrainedExecutor(inbox: inbox)
+    // NB: not kept once closed (a job run after the close): nothing would let it go again.
+    if !isClosed { executorStorage = made }
+    return made
+  }
+  /// NB: the executor holds the core (its inbox): the close lets it go, or the two would keep
+  /// each other alive.
+  private var executorStorage: HostDrainedExecutor?
   @usableFromInline let clock: StoreClock
-  @usableFromInline let closedFlag = Atomic<Bool>(false)
-  /// Whether the wake descriptor is open (the fast path of `send` then steps aside).
-  @usableFromInline let wakeOpen = Atomic<Bool>(false)
-  /// The wake descriptor's fd once made (-1 before): read without any lock.
-  let wakeFD = Atomic<Int32>(-1)
   /// Guards `wake`, which the holder settles and `fileDescriptor()` makes without the store.
   ///
   /// NB: made by its first use (`fileDescriptor()`, or the close): an idle store that never
@@ -52,8 +73,6 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   }
   /// The state version as of the end of the last call: what `version` gives without waiting.
   @usableFromInline let publishedVersion = Atomic<UInt64>(0)
-  /// The last call left the version to be computed: `publishedVersion` may be behind the state.
-  @usableFromInline let versionStale = Atomic<Bool>(false)
   /// Who delivers the outbox, and whether a callback unwound: the core itself, as its
   /// superclass.
   var dispatch: DispatchControl { self }
@@ -75,10 +94,6 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// cancellable effect (a debounce restarted on every keystroke) allocates nothing here.
   private var cancellables: [CancelID: Region] = [:]
   var throttles: [CancelID: ThrottleState<Action>] = [:]
-  /// Pull mode: requests and cancellations wait in the inbox's notices, not for a handler.
-  var queuedRequests = false
-  /// Answers from any thread are only queued, for the host's next call.
-  var answersOnHostThread = false
   /// Leaves (tasks, timers, requests) running; what a test store's `finish` checks.
   private(set) var liveLeafCount = 0
 
@@ -760,8 +775,9 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     }
     // NB: answers and sends that raced with the close and lost are dropped here, and the inbox
     // takes no more: a closure left in it would keep this core alive for ever (a leak).
-    inbox.close()
+    inbox.refuseItems()
     actions.pointee.removeAll()
+    executorStorage = nil
     wakeLock.withLock {
       inbox.settleWake(stop: true)
       wake?.close()
