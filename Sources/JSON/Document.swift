@@ -11,7 +11,12 @@ struct Document {
   let bytes: UnsafeBufferPointer<UInt8>
   let tokens: UnsafeMutablePointer<UInt32>
   let count: Int
-  let userInfo: [CodingUserInfoKey: Any]
+  /// `decoder.userInfo`, kept by the caller of ``Scanner/withDocument(_:userInfo:_:)``.
+  ///
+  /// NB: by pointer, so that a `Document` holds no reference: every call of a method of
+  /// `document.pointee` that is not inlined copies it, and a dictionary in it made each copy a
+  /// retain and a release (about 90 instructions a member lookup).
+  let userInfoPointer: UnsafePointer<[CodingUserInfoKey: Any]>
   /// Where ``member(named:in:)`` starts its next search in an object, for a few objects at a
   /// time: `(object + 1) << 32 | key index` in the slot `object % hintSlots`, 0 when empty.
   let hints: UnsafeMutablePointer<UInt64>
@@ -19,6 +24,8 @@ struct Document {
   /// How many objects keep a search hint at once (objects being decoded inside one another); a
   /// power of two.
   static let hintSlots = 32
+
+  var userInfo: [CodingUserInfoKey: Any] { userInfoPointer.pointee }
 
   // MARK: - Values
 

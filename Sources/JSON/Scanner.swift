@@ -110,11 +110,13 @@ struct Scanner {
     var scanner = scanner
     defer { if scanner.ownsTokens { free(scanner.tokens) } }
     try scanner.run()
-    let document = Document(
-      bytes: scanner.bytes, tokens: scanner.tokens, count: scanner.count, userInfo: userInfo,
-      hints: hints)
-    return try withUnsafePointer(to: document) { (pointer) throws(JSONError) -> R in
-      try body(pointer)
+    return try withUnsafePointer(to: userInfo) { (info) throws(JSONError) -> R in
+      let document = Document(
+        bytes: scanner.bytes, tokens: scanner.tokens, count: scanner.count,
+        userInfoPointer: info, hints: hints)
+      return try withUnsafePointer(to: document) { (pointer) throws(JSONError) -> R in
+        try body(pointer)
+      }
     }
   }
 
