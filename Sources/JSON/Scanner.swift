@@ -614,22 +614,37 @@ func describeByte(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> String
 }
 
 /// Whether two byte runs are equal.
+///
+/// NB: in at most a few loads for a member name: whole words, then the last word (or half,
+/// quarter word) again, overlapping what was compared; never a byte outside either run.
 @inline(__always)
 func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-  guard a.count == b.count else { return false }
-  var i = 0
-  if let pa = UnsafeRawPointer(a.baseAddress), let pb = UnsafeRawPointer(b.baseAddress) {
-    while i + 8 <= a.count {
+  let count = a.count
+  guard count == b.count else { return false }
+  guard let pa = UnsafeRawPointer(a.baseAddress), let pb = UnsafeRawPointer(b.baseAddress) else {
+    return count == 0
+  }
+  if count >= 8 {
+    var i = 0
+    while i + 8 < count {
       guard
         pa.loadUnaligned(fromByteOffset: i, as: UInt64.self)
           == pb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
       else { return false }
       i += 8
     }
+    return pa.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+      == pb.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
   }
-  while i < a.count {
-    guard a[i] == b[i] else { return false }
-    i += 1
+  if count >= 4 {
+    return pa.loadUnaligned(as: UInt32.self) == pb.loadUnaligned(as: UInt32.self)
+      && pa.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        == pb.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
   }
-  return true
+  if count >= 2 {
+    return pa.loadUnaligned(as: UInt16.self) == pb.loadUnaligned(as: UInt16.self)
+      && pa.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)
+        == pb.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)
+  }
+  return count == 0 || pa.load(as: UInt8.self) == pb.load(as: UInt8.self)
 }
