@@ -122,7 +122,26 @@ struct Scanner {
 
   // MARK: - Structure
 
+  /// How deep the objects are whose member names get a summary (see ``run(names:)``).
+  private static let summarizedDepth = 64
+
   private mutating func run() throws(JSONError) {
+    // NB: a small document (an action) has few names to compare: summaries cost it more.
+    guard end > 256 else { return try run(names: nil) }
+    try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Scanner.summarizedDepth) {
+      (names) throws(JSONError) in try run(names: names.baseAddress)
+    }
+  }
+
+  /// Scans the text, with `names` (``summarizedDepth`` words, or nil) for the summaries of the
+  /// member names of the objects open at each depth.
+  ///
+  /// NB: a summary is a word with one bit for each name's hash (its first and last bytes and its
+  /// length), all bits set once two names of the object share a bit (or a name has escapes).
+  /// Only then does closing the object compare its names (``MemberNames``): the usual object,
+  /// whose names are distinct, costs a few operations a name.
+  @inline(__always)
+  private mutating func run(names: UnsafeMutablePointer<UInt64>?) throws(JSONError) {
     if end >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
       throw JSONError(.syntax, offset: 0, "byte order mark before the JSON value")
     }
@@ -152,6 +171,7 @@ struct Scanner {
         open = count
         count &+= 1
         depth &+= 1
+        if isObject, depth <= Scanner.summarizedDepth, let names { names[depth &- 1] = 0 }
         i = text.skipWhitespace(from: i &+ 1)
         if i < end, bytes[i] == (isObject ? ASCII.closeBrace : ASCII.closeBracket) {
           i &+= 1
@@ -171,6 +191,11 @@ struct Scanner {
             if count == capacity { (tokens, capacity) = try grown(tokens, count: count) }
             tokens[count] = UInt32(truncatingIfNeeded: i) | (escaped ? Token.flag : 0)
             count &+= 1
+            if depth <= Scanner.summarizedDepth, let names {
+              let bit = text.nameBit(from: i, to: quote)
+              let summary = names[depth &- 1]
+              names[depth &- 1] = summary & bit != 0 || escaped ? .max : summary | bit
+            }
             i = text.skipWhitespace(from: quote &+ 1)
             guard i < end, bytes[i] == ASCII.colon else {
               throw text.fail(.expectedColon, at: i)
@@ -228,6 +253,11 @@ struct Scanner {
             if count == capacity { (tokens, capacity) = try grown(tokens, count: count) }
             tokens[count] = UInt32(truncatingIfNeeded: i) | (escaped ? Token.flag : 0)
             count &+= 1
+            if depth <= Scanner.summarizedDepth, let names {
+              let bit = text.nameBit(from: i, to: quote)
+              let summary = names[depth &- 1]
+              names[depth &- 1] = summary & bit != 0 || escaped ? .max : summary | bit
+            }
             i = text.skipWhitespace(from: quote &+ 1)
             guard i < end, bytes[i] == ASCII.colon else {
               throw text.fail(.expectedColon, at: i)
@@ -246,7 +276,10 @@ struct Scanner {
         open = Int(opened & Token.payload) &- 1
         depth &-= 1
         tokens[container] = opened & ~Token.payload | UInt32(truncatingIfNeeded: count)
+        // NB: `depth` is now the closed object's index in `names`.
         if opened & Token.object != 0, count > container &+ 3,
+          depth >= Scanner.summarizedDepth || names == nil
+            || names.map({ $0[depth] == .max }) == true,
           let duplicate = MemberNames(tokens: tokens, bytes: bytes).firstDuplicate(in: container)
         {
           self.tokens = tokens
@@ -348,6 +381,16 @@ struct Scanner {
           i = try scanUTF8(at: i)
         }
       }
+    }
+
+    /// One of 64 bits, picked by the first and last bytes and the length of the name whose
+    /// quotes are at `start` and `end` (the scanner checked them): equal names pick the same bit.
+    @inline(__always)
+    func nameBit(from start: Int, to end: Int) -> UInt64 {
+      // NB: for `""` the two bytes are the quotes themselves: still inside the text.
+      let mix = UInt64(bytes[start &+ 1]) &+ UInt64(bytes[end &- 1]) << 2 &+ UInt64(
+        truncatingIfNeeded: end &- start) << 4
+      return 1 << (mix & 63)
     }
 
     /// Checks the escape at `start` (a backslash); returns the offset past it.

@@ -61,15 +61,32 @@ extension String {
   }
 }
 
+/// `object` as the document, and as a member of an object nested `depth` deep in a document
+/// of more than 256 bytes (the scanner summarizes names in those, up to 64 deep).
+private func placed(_ object: String, depth: Int) -> String {
+  let padding = String(repeating: " ", count: 300)
+  return String(repeating: #"{"n":["#, count: depth) + padding + object
+    + String(repeating: "]}", count: depth)
+}
+
 @Test func aRepeatedNameIsFoundWhateverItsLength() {
-  for name in names {
-    for other in ["x", name + "x", String(name.dropLast())] where other != name {
-      let text = #"{"\#(name)":1,"\#(other)":2,"\#(name)":3}"#
-      #expect(throws: JSONError.self, "\(name)") {
-        try JSONDecoder().decode([String: Int].self, from: Array(text.utf8))
+  for depth in [0, 1, 63, 64, 70] {
+    for name in names {
+      for other in ["x", name + "x", String(name.dropLast())] where other != name {
+        let text = placed(#"{"\#(name)":1,"\#(other)":2,"\#(name)":3}"#, depth: depth)
+        let failure = error { () throws(JSONError) in
+          _ = try JSONParser.parse(Array(text.utf8))
+        }
+        #expect(failure?.message.hasPrefix("duplicate member name") == true, "\(name) \(depth)")
+        let again = name.replacingA()
+        let escaped = placed(#"{"\#(name)":1,"\#(other)":2,"\#(again)":3}"#, depth: depth)
+        let escapedFailure = error { () throws(JSONError) in
+          _ = try JSONParser.parse(Array(escaped.utf8))
+        }
+        #expect(escapedFailure?.message.hasPrefix("duplicate member name") == true, "\(name)")
       }
+      let distinct = placed(#"{"\#(name)":1,"\#(name)x":2}"#, depth: depth)
+      #expect(error { () throws(JSONError) in try JSONParser.parse(Array(distinct.utf8)) } == nil)
     }
-    let distinct = #"{"\#(name)":1,"\#(name)x":2}"#
-    #expect((try? JSONDecoder().decode([String: Int].self, from: Array(distinct.utf8))) != nil)
   }
 }
