@@ -147,7 +147,7 @@ struct Scanner {
     }
     // NB: the loop keeps the tape and the chain of open containers in locals, so that they
     // stay in registers: the scanner's own fields are written only around the rare calls that
-    // read them (``grown(_:count:capacity:)``, a repeated name's error) and at the end. Index
+    // read them (``grown(_:count:)``, a repeated name's error) and at the end. Index
     // arithmetic is wrapping where the bounds are checked (`i < end`, a document under 1 GiB).
     var tokens = self.tokens
     var count = self.count
@@ -276,10 +276,10 @@ struct Scanner {
         open = Int(opened & Token.payload) &- 1
         depth &-= 1
         tokens[container] = opened & ~Token.payload | UInt32(truncatingIfNeeded: count)
-        // NB: `depth` is now the closed object's index in `names`.
+        // NB: `depth` is now the closed object's index in `names`; without a summary (too deep,
+        // or a small document), the names are compared.
         if opened & Token.object != 0, count > container &+ 3,
-          depth >= Scanner.summarizedDepth || names == nil
-            || names.map({ $0[depth] == .max }) == true,
+          (depth < Scanner.summarizedDepth ? names?[depth] ?? .max : .max) == .max,
           let duplicate = MemberNames(tokens: tokens, bytes: bytes).firstDuplicate(in: container)
         {
           self.tokens = tokens
