@@ -126,6 +126,10 @@ func profile(_ arguments: ArraySlice<String>) {
   let state = makeTodos(1_000)
   guard let bytes = try? JSON.JSONEncoder().encode(state) else { fail("cannot encode the state") }
   let small = Array(#"{"toggle":{"id":3}}"#.utf8)
+  let smallData = Data(small)
+  let foundationDecoder = Foundation.JSONDecoder()
+  let foundationEncoder = Foundation.JSONEncoder()
+  guard let data = try? foundationEncoder.encode(state) else { fail("cannot encode the state") }
   let encoder = JSON.JSONEncoder()
   let decoder = JSON.JSONDecoder()
   var sink = 0
@@ -142,6 +146,11 @@ func profile(_ arguments: ArraySlice<String>) {
       sink &+= small.withUnsafeBufferPointer {
         (try? decoder.decodeThroughCodable(TodosAction.self, from: $0)) == nil ? 0 : 1
       }
+    case "foundation-small":
+      sink &+= (try? foundationDecoder.decode(TodosAction.self, from: smallData)) == nil ? 0 : 1
+    case "foundation-decode":
+      sink &+= (try? foundationDecoder.decode(TodosState.self, from: data))?.todos.count ?? 0
+    case "foundation-encode": sink &+= (try? foundationEncoder.encode(state))?.count ?? 0
     default: fail("unknown workload \(workload)")
     }
   }

@@ -8,7 +8,8 @@
 //   valgrind --tool=callgrind .build-bench/release/SwiftBench profile decode 20
 //
 // WORKLOAD: encode, decode (the 1,000-todo state, direct path), codable-encode, codable-decode
-// (the same through Codable alone), codable-small (the small action through Codable alone).
+// (the same through Codable alone), codable-small (the small action through Codable alone);
+// foundation-small, foundation-decode, foundation-encode: the competitor's side of those rows.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "profile" {

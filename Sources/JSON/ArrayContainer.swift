@@ -61,7 +61,9 @@ struct ArrayContainer: UnkeyedDecodingContainer {
   mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next().decodeInteger(type) }
   @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
   mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try next().decodeInteger(type) }
-  mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: next()) }
+  mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    try next().decodeValue(type)
+  }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type

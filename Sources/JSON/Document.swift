@@ -11,7 +11,12 @@ struct Document {
   let bytes: UnsafeBufferPointer<UInt8>
   let tokens: UnsafeMutablePointer<UInt32>
   let count: Int
-  let userInfo: [CodingUserInfoKey: Any]
+  /// `decoder.userInfo`, kept by the caller of ``Scanner/withDocument(_:userInfo:_:)``.
+  ///
+  /// NB: by pointer, so that a `Document` holds no reference: every call of a method of
+  /// `document.pointee` that is not inlined copies it, and a dictionary in it made each copy a
+  /// retain and a release (about 90 instructions a member lookup).
+  let userInfoPointer: UnsafePointer<[CodingUserInfoKey: Any]>
   /// Where ``member(named:in:)`` starts its next search in an object, for a few objects at a
   /// time: `(object + 1) << 32 | key index` in the slot `object % hintSlots`, 0 when empty.
   let hints: UnsafeMutablePointer<UInt64>
@@ -19,6 +24,8 @@ struct Document {
   /// How many objects keep a search hint at once (objects being decoded inside one another); a
   /// power of two.
   static let hintSlots = 32
+
+  var userInfo: [CodingUserInfoKey: Any] { userInfoPointer.pointee }
 
   // MARK: - Values
 
@@ -139,8 +146,26 @@ struct Document {
   ///
   /// NB: Codable asks for members mostly in the order they were written (a struct's properties,
   /// a dictionary's `allKeys`), so the search starts after the last member found (``hints``):
-  /// a whole object is read in linear time.
+  /// a whole object is read in linear time. The usual case, the member after the last one
+  /// found, is tried here, inlined in the caller; anything else is ``searchMember(named:in:)``.
+  @inline(__always)
   func member(named name: UnsafeBufferPointer<UInt8>, in object: Int) -> Int? {
+    let slot = object & (Document.hintSlots - 1)
+    let hint = hints[slot]
+    // NB: with no hint for this object, its first member: the first one asked for.
+    let key =
+      hint >> 32 == UInt64(object + 1) ? Int(truncatingIfNeeded: hint & 0xFFFF_FFFF) : object + 1
+    if key > object, key < next(after: object), string(at: key, equals: name) {
+      hints[slot] = UInt64(object + 1) << 32 | UInt64(truncatingIfNeeded: next(after: key + 1))
+      return key + 1
+    }
+    return searchMember(named: name, in: object)
+  }
+
+  /// ``member(named:in:)`` past its first guess: the members from the hint on, then from the
+  /// first one up to the hint.
+  @inline(never)
+  func searchMember(named name: UnsafeBufferPointer<UInt8>, in object: Int) -> Int? {
     let first = object + 1
     let end = next(after: object)
     let slot = object & (Document.hintSlots - 1)

@@ -71,13 +71,19 @@ public struct JSONDecoder: Sendable {
 
   /// Decodes with `init(from:)` only, even for a type that reads itself directly: the
   /// reference the direct path is tested and measured against.
+  ///
+  /// NB: inlinable, so that the caller's specialization holds the result: unspecialized, its
+  /// `T?` (or `Result<T, _>`) is a run-time metadata lookup on every call, a tenth of a small
+  /// action's decode. Everything it calls is not generic.
+  @inlinable
   public func decodeThroughCodable<T: Decodable>(
     _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>
   ) throws(JSONError) -> T {
-    try RootProbe.check(type, buffer)
-    return try withResult(of: type) { (body) throws(JSONError) in
-      try decodeRoot(of: buffer, body)
-    }
+    if buffer.count > JSONDecoder.probeThreshold { try probe(type, buffer) }
+    var result: T?
+    try decodeRoot(of: buffer) { decoder in result = try T(from: decoder) }
+    guard let result else { throw JSONError(.shape, "nothing was decoded") }
+    return result
   }
 
   /// A function that decodes `T`s with this decoder's settings, by the path `T` has: made once,
@@ -119,33 +125,11 @@ public struct JSONDecoder: Sendable {
     try decode(type, from: JSONWriter.write(value))
   }
 
-  /// Runs `decode` with a body that decodes a `T` into a slot on the stack, and returns it.
-  ///
-  /// NB: the generic part is this thin: everything between here and `T.init(from:)` is not
-  /// generic, so it costs no run-time type lookups or indirect returns.
-  private func withResult<T: Decodable>(
-    of type: T.Type,
-    _ decode: ((TapeDecoder) throws -> Void) throws(JSONError) -> Void
-  ) throws(JSONError) -> T {
-    try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) {
-      (slot) throws(JSONError) -> T in
-      guard let result = slot.baseAddress else {
-        throw JSONError(.shape, "no memory for the result")
-      }
-      var decoded = false
-      try decode { decoder in
-        result.initialize(to: try T(from: decoder))
-        decoded = true
-      }
-      guard decoded else { throw JSONError(.shape, "nothing was decoded") }
-      return result.move()
-    }
-  }
-
   /// Scans `buffer` and runs `body` with the decoder of its root value, turning what it throws
   /// into a ``JSONError``.
-  private func decodeRoot(
-    of buffer: UnsafeBufferPointer<UInt8>, _ body: (TapeDecoder) throws -> Void
+  @usableFromInline
+  func decodeRoot(
+    of buffer: UnsafeBufferPointer<UInt8>, _ body: (any Decoder) throws -> Void
   ) throws(JSONError) {
     try Scanner.withDocument(buffer, userInfo: anyUserInfo(userInfo)) {
       (document) throws(JSONError) in

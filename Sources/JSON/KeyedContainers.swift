@@ -62,7 +62,7 @@ extension TapeKeyedContainer {
     try valueDecoder(forKey: key).decodeInteger(type)
   }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try T(from: valueDecoder(forKey: key))
+    try valueDecoder(forKey: key).decodeValue(type)
   }
 
   // NB: the standard library's `decodeIfPresent` asks `contains`, then `decodeNil`, then
@@ -119,7 +119,7 @@ extension TapeKeyedContainer {
   }
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
     guard let decoder = try presentDecoder(forKey: key) else { return nil }
-    return try T(from: decoder)
+    return try decoder.decodeValue(type)
   }
 
   func nestedContainer<NestedKey: CodingKey>(
@@ -293,7 +293,7 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     try valueDecoder(forKey: key).decodeInteger(type)
   }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try T(from: valueDecoder(forKey: key))
+    try valueDecoder(forKey: key).decodeValue(type)
   }
 
   func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
@@ -348,7 +348,7 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
     guard let decoder = try presentDecoder(forKey: key) else { return nil }
-    return try T(from: decoder)
+    return try decoder.decodeValue(type)
   }
 
   func nestedContainer<NestedKey: CodingKey>(

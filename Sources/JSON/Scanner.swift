@@ -110,96 +110,182 @@ struct Scanner {
     var scanner = scanner
     defer { if scanner.ownsTokens { free(scanner.tokens) } }
     try scanner.run()
-    let document = Document(
-      bytes: scanner.bytes, tokens: scanner.tokens, count: scanner.count, userInfo: userInfo,
-      hints: hints)
-    return try withUnsafePointer(to: document) { (pointer) throws(JSONError) -> R in
-      try body(pointer)
+    return try withUnsafePointer(to: userInfo) { (info) throws(JSONError) -> R in
+      let document = Document(
+        bytes: scanner.bytes, tokens: scanner.tokens, count: scanner.count,
+        userInfoPointer: info, hints: hints)
+      return try withUnsafePointer(to: document) { (pointer) throws(JSONError) -> R in
+        try body(pointer)
+      }
     }
   }
 
   // MARK: - Structure
 
+  /// How deep the objects are whose member names get a summary (see ``run(names:)``).
+  private static let summarizedDepth = 64
+
   private mutating func run() throws(JSONError) {
+    // NB: a small document (an action) has few names to compare: summaries cost it more.
+    guard end > 256 else { return try run(names: nil) }
+    try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Scanner.summarizedDepth) {
+      (names) throws(JSONError) in try run(names: names.baseAddress)
+    }
+  }
+
+  /// Scans the text, with `names` (``summarizedDepth`` words, or nil) for the summaries of the
+  /// member names of the objects open at each depth.
+  ///
+  /// NB: a summary is a word with one bit for each name's hash (its first and last bytes and its
+  /// length), all bits set once two names of the object share a bit (or a name has escapes).
+  /// Only then does closing the object compare its names (``MemberNames``): the usual object,
+  /// whose names are distinct, costs a few operations a name.
+  @inline(__always)
+  private mutating func run(names: UnsafeMutablePointer<UInt64>?) throws(JSONError) {
     if end >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
       throw JSONError(.syntax, offset: 0, "byte order mark before the JSON value")
     }
-    var i = skipWhitespace(from: 0)
+    // NB: the loop keeps the tape and the chain of open containers in locals, so that they
+    // stay in registers: the scanner's own fields are written only around the rare calls that
+    // read them (``grown(_:count:)``, a repeated name's error) and at the end. Index
+    // arithmetic is wrapping where the bounds are checked (`i < end`, a document under 1 GiB).
+    var tokens = self.tokens
+    var count = self.count
+    var capacity = self.capacity
+    var open = self.open
+    var depth = self.depth
+    let text = Text(bytes: bytes, raw: raw, end: end)
+    var i = text.skipWhitespace(from: 0)
     value: while true {
-      guard i < end else { throw fail(.endExpectingValue, at: i) }
+      guard i < end else { throw text.fail(.endExpectingValue, at: i) }
       let byte = bytes[i]
       switch byte {
       case ASCII.openBrace, ASCII.openBracket:
         let isObject = byte == ASCII.openBrace
         guard depth < JSONParser.maxDepth else {
-          throw fail(.tooDeep, at: i)
+          throw text.fail(.tooDeep, at: i)
         }
-        let index = count
-        try append(
-          Token.container | (isObject ? Token.object : 0) | UInt32(truncatingIfNeeded: open + 1))
-        open = index
-        depth += 1
-        i = skipWhitespace(from: i + 1)
+        if count == capacity { (tokens, capacity) = try grown(tokens, count: count) }
+        tokens[count] =
+          Token.container | (isObject ? Token.object : 0) | UInt32(truncatingIfNeeded: open &+ 1)
+        open = count
+        count &+= 1
+        depth &+= 1
+        if isObject, depth <= Scanner.summarizedDepth, let names { names[depth &- 1] = 0 }
+        i = text.skipWhitespace(from: i &+ 1)
         if i < end, bytes[i] == (isObject ? ASCII.closeBrace : ASCII.closeBracket) {
-          i += 1
-          try close()
+          i &+= 1
+          // NB: an empty container: closed at once, no names to check.
+          let container = open
+          let opened = tokens[container]
+          open = Int(opened & Token.payload) &- 1
+          depth &-= 1
+          tokens[container] = opened & ~Token.payload | UInt32(truncatingIfNeeded: count)
         } else {
-          if isObject { i = try scanKey(at: i) }
+          if isObject {
+            // NB: `"name":`, as after a comma below.
+            guard i < end, bytes[i] == ASCII.quote else {
+              throw text.fail(.expectedName, at: i)
+            }
+            let (quote, escaped) = try text.stringEnd(from: i)
+            if count == capacity { (tokens, capacity) = try grown(tokens, count: count) }
+            tokens[count] = UInt32(truncatingIfNeeded: i) | (escaped ? Token.flag : 0)
+            count &+= 1
+            if depth <= Scanner.summarizedDepth, let names {
+              let bit = text.nameBit(from: i, to: quote)
+              let summary = names[depth &- 1]
+              names[depth &- 1] = summary & bit != 0 || escaped ? .max : summary | bit
+            }
+            i = text.skipWhitespace(from: quote &+ 1)
+            guard i < end, bytes[i] == ASCII.colon else {
+              throw text.fail(.expectedColon, at: i)
+            }
+            i = text.skipWhitespace(from: i &+ 1)
+          }
           continue value
         }
       case ASCII.quote:
-        i = try scanString(at: i) + 1
-      case UInt8(ascii: "t"):
-        i = try scanLiteral("true", .true, at: i)
-      case UInt8(ascii: "f"):
-        i = try scanLiteral("false", .false, at: i)
-      case UInt8(ascii: "n"):
-        i = try scanLiteral("null", .null, at: i)
+        let (quote, escaped) = try text.stringEnd(from: i)
+        if count == capacity { (tokens, capacity) = try grown(tokens, count: count) }
+        tokens[count] = UInt32(truncatingIfNeeded: i) | (escaped ? Token.flag : 0)
+        count &+= 1
+        i = quote &+ 1
+      case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+        let length = try text.literalLength(at: i)
+        if count == capacity { (tokens, capacity) = try grown(tokens, count: count) }
+        tokens[count] = UInt32(truncatingIfNeeded: i)
+        count &+= 1
+        i &+= length
       case ASCII.minus, ASCII.zero...ASCII.nine:
-        i = try scanNumber(at: i)
+        let (numberEnd, isInteger) = try text.numberEnd(from: i)
+        if count == capacity { (tokens, capacity) = try grown(tokens, count: count) }
+        tokens[count] = UInt32(truncatingIfNeeded: i) | (isInteger ? Token.flag : 0)
+        count &+= 1
+        i = numberEnd
       default:
-        throw fail(.expectedValue, at: i)
+        throw text.fail(.expectedValue, at: i)
       }
       // A value just ended before `i`.
       while true {
         guard open >= 0 else {
-          i = skipWhitespace(from: i)
+          i = text.skipWhitespace(from: i)
           guard i == end else {
-            throw fail(.trailing, at: i)
+            throw text.fail(.trailing, at: i)
           }
+          self.count = count
+          self.open = open
+          self.depth = depth
           return
         }
         let isObject = tokens[open] & Token.object != 0
-        i = skipWhitespace(from: i)
+        i = text.skipWhitespace(from: i)
         guard i < end else {
-          throw fail(isObject ? .endInObject : .endInArray, at: i)
+          throw text.fail(isObject ? .endInObject : .endInArray, at: i)
         }
         let byte = bytes[i]
         if byte == ASCII.comma {
-          i = skipWhitespace(from: i + 1)
-          if isObject { i = try scanKey(at: i) }
+          i = text.skipWhitespace(from: i &+ 1)
+          if isObject {
+            guard i < end, bytes[i] == ASCII.quote else {
+              throw text.fail(.expectedName, at: i)
+            }
+            let (quote, escaped) = try text.stringEnd(from: i)
+            if count == capacity { (tokens, capacity) = try grown(tokens, count: count) }
+            tokens[count] = UInt32(truncatingIfNeeded: i) | (escaped ? Token.flag : 0)
+            count &+= 1
+            if depth <= Scanner.summarizedDepth, let names {
+              let bit = text.nameBit(from: i, to: quote)
+              let summary = names[depth &- 1]
+              names[depth &- 1] = summary & bit != 0 || escaped ? .max : summary | bit
+            }
+            i = text.skipWhitespace(from: quote &+ 1)
+            guard i < end, bytes[i] == ASCII.colon else {
+              throw text.fail(.expectedColon, at: i)
+            }
+            i = text.skipWhitespace(from: i &+ 1)
+          }
           continue value
         }
         guard byte == (isObject ? ASCII.closeBrace : ASCII.closeBracket) else {
-          throw fail(isObject ? .expectedCommaOrBrace : .expectedCommaOrBracket, at: i)
+          throw text.fail(isObject ? .expectedCommaOrBrace : .expectedCommaOrBracket, at: i)
         }
-        i += 1
-        try close()
-      }
-    }
-  }
-
-  /// Closes the innermost open container.
-  private mutating func close() throws(JSONError) {
-    guard open >= 0 else { return }
-    let container = open
-    let word = tokens[container]
-    open = Int(word & Token.payload) - 1
-    depth -= 1
-    tokens[container] = word & ~Token.payload | UInt32(truncatingIfNeeded: count)
-    if word & Token.object != 0, count > container + 3 {
-      if let duplicate = MemberNames(tokens: tokens, bytes: bytes).firstDuplicate(in: container) {
-        throw duplicateError(duplicate, in: container)
+        i &+= 1
+        // Closes the innermost open container: its word gets the index past its contents.
+        let container = open
+        let opened = tokens[container]
+        open = Int(opened & Token.payload) &- 1
+        depth &-= 1
+        tokens[container] = opened & ~Token.payload | UInt32(truncatingIfNeeded: count)
+        // NB: `depth` is now the closed object's index in `names`; without a summary (too deep,
+        // or a small document), the names are compared.
+        if opened & Token.object != 0, count > container &+ 3,
+          (depth < Scanner.summarizedDepth ? names?[depth] ?? .max : .max) == .max,
+          let duplicate = MemberNames(tokens: tokens, bytes: bytes).firstDuplicate(in: container)
+        {
+          self.tokens = tokens
+          self.open = open
+          throw duplicateError(duplicate, in: container)
+        }
       }
     }
   }
@@ -250,207 +336,259 @@ struct Scanner {
     return String(decoding: unescaped(text), as: UTF8.self)
   }
 
-  /// Reads `"name":` and the whitespace after it.
-  @inline(__always)
-  private mutating func scanKey(at start: Int) throws(JSONError) -> Int {
-    guard start < end, bytes[start] == ASCII.quote else {
-      throw fail(.expectedName, at: start)
-    }
-    let i = skipWhitespace(from: try scanString(at: start) + 1)
-    guard i < end, bytes[i] == ASCII.colon else {
-      throw fail(.expectedColon, at: i)
-    }
-    return skipWhitespace(from: i + 1)
-  }
+  // MARK: - The text
 
-  // MARK: - Scalars
+  /// The bytes being scanned, and the checks of its scalars.
+  ///
+  /// NB: apart from the scanner, so that the scanning loop (a `mutating` method) calls these
+  /// on a local value: called on the scanner itself, each call copied all of it first.
+  fileprivate struct Text {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let raw: UnsafeRawPointer?
+    let end: Int
 
-  /// Scans the string whose opening quote is at `start`; returns the offset of its closing quote.
-  @inline(__always)
-  private mutating func scanString(at start: Int) throws(JSONError) -> Int {
-    var i = start + 1
-    var flags: UInt8 = 0
-    while true {
-      if let raw {
-        while i + 8 <= end {
-          let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-          let special = ASCII.specialBytes(word)
-          if special != 0 {
-            // NB: the lowest marked byte is always a real one: step right to it.
-            i += special.trailingZeroBitCount >> 3
-            break
+
+    /// Checks the string whose opening quote is at `start`; returns the offset of its closing
+    /// quote, and whether it has escapes.
+    @inline(__always)
+    func stringEnd(from start: Int) throws(JSONError) -> (Int, escaped: Bool) {
+      var i = start &+ 1
+      var escaped = false
+      while true {
+        if let raw {
+          while i &+ 8 <= end {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let special = ASCII.specialBytes(word)
+            if special != 0 {
+              // NB: the lowest marked byte is always a real one: step right to it.
+              i &+= special.trailingZeroBitCount >> 3
+              break
+            }
+            i &+= 8
           }
-          i += 8
+        }
+        guard i < end else { throw fail(.unterminatedString, at: i) }
+        let byte = bytes[i]
+        if byte == ASCII.quote { return (i, escaped) }
+        if byte == ASCII.backslash {
+          i = try scanEscape(at: i)
+          escaped = true
+        } else if byte < 0x20 {
+          throw fail(.controlCharacter, at: i)
+        } else if byte < 0x80 {
+          i &+= 1
+        } else {
+          i = try scanUTF8(at: i)
         }
       }
-      guard i < end else { throw fail(.unterminatedString, at: i) }
-      let byte = bytes[i]
-      if byte == ASCII.quote { break }
-      if byte == ASCII.backslash {
-        i = try scanEscape(at: i)
-        flags = Token.escaped
-      } else if byte < 0x20 {
-        throw fail(.controlCharacter, at: i)
-      } else if byte < 0x80 {
-        i += 1
-      } else {
-        i = try scanUTF8(at: i)
-      }
     }
-    try append(UInt32(truncatingIfNeeded: start) | (flags != 0 ? Token.flag : 0))
-    return i
-  }
 
-  /// Checks the escape at `start` (a backslash); returns the offset past it.
-  private func scanEscape(at start: Int) throws(JSONError) -> Int {
-    guard start + 1 < end else { throw fail(.unterminatedString, at: start + 1) }
-    switch bytes[start + 1] {
-    case ASCII.quote, ASCII.backslash, ASCII.slash, UInt8(ascii: "b"), UInt8(ascii: "f"),
-      UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-      return start + 2
-    case UInt8(ascii: "u"):
-      let unit = try hex4(at: start + 2)
-      if unit >= 0xDC00 && unit < 0xE000 {
-        throw fail(.loneSurrogate, at: start)
-      }
-      guard unit >= 0xD800 && unit < 0xDC00 else { return start + 6 }
-      guard start + 7 < end, bytes[start + 6] == ASCII.backslash,
-        bytes[start + 7] == UInt8(ascii: "u")
-      else { throw fail(.loneSurrogate, at: start) }
-      let low = try hex4(at: start + 8)
-      guard low >= 0xDC00 && low < 0xE000 else {
-        throw fail(.loneSurrogate, at: start)
-      }
-      return start + 12
-    default:
-      throw fail(.invalidEscape, at: start)
+    /// One of 64 bits, picked by the first and last bytes and the length of the name whose
+    /// quotes are at `start` and `end` (the scanner checked them): equal names pick the same bit.
+    @inline(__always)
+    func nameBit(from start: Int, to end: Int) -> UInt64 {
+      // NB: for `""` the two bytes are the quotes themselves: still inside the text.
+      let mix = UInt64(bytes[start &+ 1]) &+ UInt64(bytes[end &- 1]) << 2 &+ UInt64(
+        truncatingIfNeeded: end &- start) << 4
+      return 1 << (mix & 63)
     }
-  }
 
-  private func hex4(at start: Int) throws(JSONError) -> UInt32 {
-    guard start + 4 <= end else { throw fail(.invalidUnicodeEscape, at: start) }
-    var value: UInt32 = 0
-    for i in start..<(start + 4) {
-      guard let digit = ASCII.hexValue(bytes[i]) else {
-        throw fail(.invalidUnicodeEscape, at: i)
+    /// Checks the escape at `start` (a backslash); returns the offset past it.
+    func scanEscape(at start: Int) throws(JSONError) -> Int {
+      guard start + 1 < end else { throw fail(.unterminatedString, at: start + 1) }
+      switch bytes[start + 1] {
+      case ASCII.quote, ASCII.backslash, ASCII.slash, UInt8(ascii: "b"), UInt8(ascii: "f"),
+        UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+        return start + 2
+      case UInt8(ascii: "u"):
+        let unit = try hex4(at: start + 2)
+        if unit >= 0xDC00 && unit < 0xE000 {
+          throw fail(.loneSurrogate, at: start)
+        }
+        guard unit >= 0xD800 && unit < 0xDC00 else { return start + 6 }
+        guard start + 7 < end, bytes[start + 6] == ASCII.backslash,
+          bytes[start + 7] == UInt8(ascii: "u")
+        else { throw fail(.loneSurrogate, at: start) }
+        let low = try hex4(at: start + 8)
+        guard low >= 0xDC00 && low < 0xE000 else {
+          throw fail(.loneSurrogate, at: start)
+        }
+        return start + 12
+      default:
+        throw fail(.invalidEscape, at: start)
       }
-      value = value << 4 | digit
     }
-    return value
-  }
 
-  /// Checks the UTF-8 sequence whose lead byte (not ASCII) is at `start`; returns the offset
-  /// past it. Overlong forms, surrogates and code points past U+10FFFF are errors.
-  private func scanUTF8(at start: Int) throws(JSONError) -> Int {
-    let lead = bytes[start]
-    let trailing: Int
-    var low: UInt8 = 0x80
-    var high: UInt8 = 0xBF
-    switch lead {
-    case 0xC2...0xDF: trailing = 1
-    case 0xE0: trailing = 2; low = 0xA0
-    case 0xE1...0xEC, 0xEE...0xEF: trailing = 2
-    case 0xED: trailing = 2; high = 0x9F
-    case 0xF0: trailing = 3; low = 0x90
-    case 0xF1...0xF3: trailing = 3
-    case 0xF4: trailing = 3; high = 0x8F
-    default: throw fail(.invalidUTF8, at: start)
+    func hex4(at start: Int) throws(JSONError) -> UInt32 {
+      guard start + 4 <= end else { throw fail(.invalidUnicodeEscape, at: start) }
+      var value: UInt32 = 0
+      for i in start..<(start + 4) {
+        guard let digit = ASCII.hexValue(bytes[i]) else {
+          throw fail(.invalidUnicodeEscape, at: i)
+        }
+        value = value << 4 | digit
+      }
+      return value
     }
-    guard start + trailing < end else { throw fail(.invalidUTF8, at: start) }
-    let second = bytes[start + 1]
-    guard second >= low && second <= high else {
-      throw fail(.invalidUTF8, at: start)
-    }
-    var k = 2
-    while k <= trailing {
-      guard bytes[start + k] & 0xC0 == 0x80 else {
+
+    /// Checks the UTF-8 sequence whose lead byte (not ASCII) is at `start`; returns the offset
+    /// past it. Overlong forms, surrogates and code points past U+10FFFF are errors.
+    func scanUTF8(at start: Int) throws(JSONError) -> Int {
+      let lead = bytes[start]
+      let trailing: Int
+      var low: UInt8 = 0x80
+      var high: UInt8 = 0xBF
+      switch lead {
+      case 0xC2...0xDF: trailing = 1
+      case 0xE0: trailing = 2; low = 0xA0
+      case 0xE1...0xEC, 0xEE...0xEF: trailing = 2
+      case 0xED: trailing = 2; high = 0x9F
+      case 0xF0: trailing = 3; low = 0x90
+      case 0xF1...0xF3: trailing = 3
+      case 0xF4: trailing = 3; high = 0x8F
+      default: throw fail(.invalidUTF8, at: start)
+      }
+      guard start + trailing < end else { throw fail(.invalidUTF8, at: start) }
+      let second = bytes[start + 1]
+      guard second >= low && second <= high else {
         throw fail(.invalidUTF8, at: start)
       }
-      k += 1
+      var k = 2
+      while k <= trailing {
+        guard bytes[start + k] & 0xC0 == 0x80 else {
+          throw fail(.invalidUTF8, at: start)
+        }
+        k += 1
+      }
+      return start + trailing + 1
     }
-    return start + trailing + 1
-  }
 
-  @inline(__always)
-  private mutating func scanNumber(at start: Int) throws(JSONError) -> Int {
-    var i = start
-    var flags = Token.flag
-    if bytes[i] == ASCII.minus { i += 1 }
-    guard i < end, ASCII.isDigit(bytes[i]) else { throw fail(.invalidNumber, at: i) }
-    if bytes[i] == ASCII.zero {
-      i += 1
-      if i < end, ASCII.isDigit(bytes[i]) { throw fail(.leadingZero, at: i) }
-    } else {
-      while i < end, ASCII.isDigit(bytes[i]) { i += 1 }
+    /// Checks the number that starts at `start`; returns the offset past it, and whether it has
+    /// neither fraction nor exponent.
+    @inline(__always)
+    func numberEnd(from start: Int) throws(JSONError) -> (Int, isInteger: Bool) {
+      var i = start
+      var isInteger = true
+      if bytes[i] == ASCII.minus { i &+= 1 }
+      guard i < end, ASCII.isDigit(bytes[i]) else { throw fail(.invalidNumber, at: i) }
+      if bytes[i] == ASCII.zero {
+        i &+= 1
+        if i < end, ASCII.isDigit(bytes[i]) { throw fail(.leadingZero, at: i) }
+      } else {
+        while i < end, ASCII.isDigit(bytes[i]) { i &+= 1 }
+      }
+      if i < end, bytes[i] == ASCII.dot {
+        isInteger = false
+        i &+= 1
+        guard i < end, ASCII.isDigit(bytes[i]) else { throw fail(.invalidFraction, at: i) }
+        while i < end, ASCII.isDigit(bytes[i]) { i &+= 1 }
+      }
+      if i < end, bytes[i] | 0x20 == UInt8(ascii: "e") {
+        isInteger = false
+        i &+= 1
+        if i < end, bytes[i] == ASCII.plus || bytes[i] == ASCII.minus { i &+= 1 }
+        guard i < end, ASCII.isDigit(bytes[i]) else { throw fail(.invalidExponent, at: i) }
+        while i < end, ASCII.isDigit(bytes[i]) { i &+= 1 }
+      }
+      return (i, isInteger)
     }
-    if i < end, bytes[i] == ASCII.dot {
-      flags = 0
-      i += 1
-      guard i < end, ASCII.isDigit(bytes[i]) else { throw fail(.invalidFraction, at: i) }
-      while i < end, ASCII.isDigit(bytes[i]) { i += 1 }
-    }
-    if i < end, bytes[i] | 0x20 == UInt8(ascii: "e") {
-      flags = 0
-      i += 1
-      if i < end, bytes[i] == ASCII.plus || bytes[i] == ASCII.minus { i += 1 }
-      guard i < end, ASCII.isDigit(bytes[i]) else { throw fail(.invalidExponent, at: i) }
-      while i < end, ASCII.isDigit(bytes[i]) { i += 1 }
-    }
-    try append(UInt32(truncatingIfNeeded: start) | flags)
-    return i
-  }
 
-  @inline(__always)
-  private mutating func scanLiteral(
-    _ literal: StaticString, _ kind: Token.Kind, at start: Int
-  ) throws(JSONError) -> Int {
-    let length = literal.utf8CodeUnitCount
-    guard end - start >= length, let raw else { throw fail(.invalidLiteral, at: start) }
-    // NB: the last four bytes of `true`, `null` and `false` (`alse`) in one comparison.
-    let expected = UnsafeRawPointer(literal.utf8Start).loadUnaligned(
-      fromByteOffset: length - 4, as: UInt32.self)
-    let found = raw.loadUnaligned(fromByteOffset: start + length - 4, as: UInt32.self)
-    guard expected == found else { throw fail(.invalidLiteral, at: start) }
-    try append(UInt32(truncatingIfNeeded: start))
-    return start + length
+    /// Checks the literal (`true`, `false`, `null`) whose first byte is at `start`; returns its
+    /// length.
+    @inline(__always)
+    func literalLength(at start: Int) throws(JSONError) -> Int {
+      let literal: StaticString =
+        switch bytes[start] {
+        case UInt8(ascii: "t"): "true"
+        case UInt8(ascii: "f"): "false"
+        default: "null"
+        }
+      let length = literal.utf8CodeUnitCount
+      guard end - start >= length, let raw else { throw fail(.invalidLiteral, at: start) }
+      // NB: the last four bytes of `true`, `null` and `false` (`alse`) in one comparison.
+      let expected = UnsafeRawPointer(literal.utf8Start).loadUnaligned(
+        fromByteOffset: length - 4, as: UInt32.self)
+      let found = raw.loadUnaligned(fromByteOffset: start + length - 4, as: UInt32.self)
+      guard expected == found else { throw fail(.invalidLiteral, at: start) }
+      return length
+    }
+
+
+    @inline(__always)
+    func skipWhitespace(from start: Int) -> Int {
+      var i = start
+      while i < end, bytes[i] <= ASCII.space, ASCII.isWhitespace(bytes[i]) { i += 1 }
+      return i
+    }
+
+    /// What can be wrong with the text.
+    enum Problem {
+      case endExpectingValue, expectedValue, tooDeep, trailing, endInObject, endInArray
+      case expectedName, expectedColon, expectedCommaOrBrace, expectedCommaOrBracket
+      case unterminatedString, controlCharacter, loneSurrogate, invalidEscape
+      case invalidUnicodeEscape, invalidUTF8
+      case invalidNumber, leadingZero, invalidFraction, invalidExponent, invalidLiteral
+    }
+
+    /// The syntax error for `problem` at `offset`.
+    ///
+    /// NB: out of line, so that building messages costs the scanning loops nothing.
+    @inline(never)
+    func fail(_ problem: Problem, at offset: Int) -> JSONError {
+      let found = describeByte(bytes, at: offset)
+      let message: String
+      switch problem {
+      case .endExpectingValue: message = "unexpected end of input, expected a value"
+      case .expectedValue: message = "unexpected \(found), expected a value"
+      case .tooDeep: message = "nesting deeper than \(JSONParser.maxDepth)"
+      case .trailing: message = "unexpected \(found) after the JSON value"
+      case .endInObject: message = "unexpected end of input in an object"
+      case .endInArray: message = "unexpected end of input in an array"
+      case .expectedName: message = "unexpected \(found), expected a member name"
+      case .expectedColon: message = "unexpected \(found), expected ':'"
+      case .expectedCommaOrBrace: message = "unexpected \(found), expected ',' or '}'"
+      case .expectedCommaOrBracket: message = "unexpected \(found), expected ',' or ']'"
+      case .unterminatedString: message = "unterminated string"
+      case .controlCharacter: message = "control character in a string"
+      case .loneSurrogate: message = "lone surrogate in a string"
+      case .invalidEscape: message = "invalid escape \\\(describeByte(bytes, at: offset + 1))"
+      case .invalidUnicodeEscape: message = "invalid \\u escape"
+      case .invalidUTF8: message = "invalid UTF-8 in a string"
+      case .invalidNumber: message = "invalid number"
+      case .leadingZero: message = "leading zero in a number"
+      case .invalidFraction: message = "invalid fraction"
+      case .invalidExponent: message = "invalid exponent"
+      case .invalidLiteral: message = "invalid literal"
+      }
+      return JSONError(.syntax, offset: offset, message)
+    }
   }
 
   // MARK: - Helpers
-
-  @inline(__always)
-  private func skipWhitespace(from start: Int) -> Int {
-    var i = start
-    while i < end, bytes[i] <= ASCII.space, ASCII.isWhitespace(bytes[i]) { i += 1 }
-    return i
-  }
-
-  @inline(__always)
-  private mutating func append(_ token: UInt32) throws(JSONError) {
-    if count == capacity { try grow() }
-    (tokens + count).initialize(to: token)
-    count += 1
-  }
-
-  /// Doubles the tape: only a checking scan's (``check(_:or:)``), which throws instead, or a
-  /// caller's tape on the stack.
+  /// The tape `tokens` (holding `count` tokens, full) grown to twice its capacity: only a
+  /// checking scan's (``check(_:or:)``), which throws instead, or a caller's tape on the stack.
   ///
   /// NB: with `realloc`: for a big tape the C library moves the pages rather than copying them,
   /// so growing never holds the old and the new tape at once (peak memory stays the tape's).
+  /// The scanner's fields follow (`tokens`, `capacity`, `ownsTokens`), for whoever frees it.
   @inline(never)
-  private mutating func grow() throws(JSONError) {
+  private mutating func grown(
+    _ tokens: UnsafeMutablePointer<UInt32>, count: Int
+  ) throws(JSONError) -> (UnsafeMutablePointer<UInt32>, capacity: Int) {
     if let overBudget { throw overBudget }
     let larger = capacity * 2
     let size = larger * MemoryLayout<UInt32>.stride
     if ownsTokens, let moved = realloc(tokens, size) {
-      tokens = moved.bindMemory(to: UInt32.self, capacity: larger)
+      self.tokens = moved.bindMemory(to: UInt32.self, capacity: larger)
     } else {
       let fresh = Scanner.allocateTape(larger)
       fresh.moveInitialize(from: tokens, count: count)
       if ownsTokens { free(tokens) }
-      tokens = fresh
+      self.tokens = fresh
     }
     capacity = larger
     ownsTokens = true
+    return (self.tokens, larger)
   }
 
   /// A tape of `capacity` tokens from `malloc` (freed with `free`, grown with `realloc`).
@@ -463,47 +601,6 @@ struct Scanner {
     return raw.bindMemory(to: UInt32.self, capacity: capacity)
   }
 
-  /// What can be wrong with the text.
-  private enum Problem {
-    case endExpectingValue, expectedValue, tooDeep, trailing, endInObject, endInArray
-    case expectedName, expectedColon, expectedCommaOrBrace, expectedCommaOrBracket
-    case unterminatedString, controlCharacter, loneSurrogate, invalidEscape
-    case invalidUnicodeEscape, invalidUTF8
-    case invalidNumber, leadingZero, invalidFraction, invalidExponent, invalidLiteral
-  }
-
-  /// The syntax error for `problem` at `offset`.
-  ///
-  /// NB: out of line, so that building messages costs the scanning loops nothing.
-  @inline(never)
-  private func fail(_ problem: Problem, at offset: Int) -> JSONError {
-    let found = describeByte(bytes, at: offset)
-    let message: String
-    switch problem {
-    case .endExpectingValue: message = "unexpected end of input, expected a value"
-    case .expectedValue: message = "unexpected \(found), expected a value"
-    case .tooDeep: message = "nesting deeper than \(JSONParser.maxDepth)"
-    case .trailing: message = "unexpected \(found) after the JSON value"
-    case .endInObject: message = "unexpected end of input in an object"
-    case .endInArray: message = "unexpected end of input in an array"
-    case .expectedName: message = "unexpected \(found), expected a member name"
-    case .expectedColon: message = "unexpected \(found), expected ':'"
-    case .expectedCommaOrBrace: message = "unexpected \(found), expected ',' or '}'"
-    case .expectedCommaOrBracket: message = "unexpected \(found), expected ',' or ']'"
-    case .unterminatedString: message = "unterminated string"
-    case .controlCharacter: message = "control character in a string"
-    case .loneSurrogate: message = "lone surrogate in a string"
-    case .invalidEscape: message = "invalid escape \\\(describeByte(bytes, at: offset + 1))"
-    case .invalidUnicodeEscape: message = "invalid \\u escape"
-    case .invalidUTF8: message = "invalid UTF-8 in a string"
-    case .invalidNumber: message = "invalid number"
-    case .leadingZero: message = "leading zero in a number"
-    case .invalidFraction: message = "invalid fraction"
-    case .invalidExponent: message = "invalid exponent"
-    case .invalidLiteral: message = "invalid literal"
-    }
-    return JSONError(.syntax, offset: offset, message)
-  }
 }
 
 /// The check that an object's member names are unique, for the ``Scanner``.
@@ -612,22 +709,37 @@ func describeByte(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> String
 }
 
 /// Whether two byte runs are equal.
+///
+/// NB: in at most a few loads for a member name: whole words, then the last word (or half,
+/// quarter word) again, overlapping what was compared; never a byte outside either run.
 @inline(__always)
 func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-  guard a.count == b.count else { return false }
-  var i = 0
-  if let pa = UnsafeRawPointer(a.baseAddress), let pb = UnsafeRawPointer(b.baseAddress) {
-    while i + 8 <= a.count {
+  let count = a.count
+  guard count == b.count else { return false }
+  guard let pa = UnsafeRawPointer(a.baseAddress), let pb = UnsafeRawPointer(b.baseAddress) else {
+    return count == 0
+  }
+  if count >= 8 {
+    var i = 0
+    while i + 8 < count {
       guard
         pa.loadUnaligned(fromByteOffset: i, as: UInt64.self)
           == pb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
       else { return false }
       i += 8
     }
+    return pa.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+      == pb.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
   }
-  while i < a.count {
-    guard a[i] == b[i] else { return false }
-    i += 1
+  if count >= 4 {
+    return pa.loadUnaligned(as: UInt32.self) == pb.loadUnaligned(as: UInt32.self)
+      && pa.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        == pb.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
   }
-  return true
+  if count >= 2 {
+    return pa.loadUnaligned(as: UInt16.self) == pb.loadUnaligned(as: UInt16.self)
+      && pa.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)
+        == pb.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)
+  }
+  return count == 0 || pa.load(as: UInt8.self) == pb.load(as: UInt8.self)
 }

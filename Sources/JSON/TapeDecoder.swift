@@ -159,5 +159,55 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
   @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
   func decode(_ type: UInt128.Type) throws -> UInt128 { try decodeInteger(type) }
 
-  func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: self) }
+  func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
+}
+
+// MARK: - Arrays
+
+extension TapeDecoder {
+  /// `T(from: self)`; an array's elements are decoded here, straight from the tape.
+  ///
+  /// NB: the standard library's `Array.init(from:)` runs unspecialized and looks up the
+  /// array's metadata for every element it appends (about 330 instructions a todo, more than
+  /// the scan of it); filled in place here, an array looks it up once. Same elements, same
+  /// errors: each is decoded with `Element(from:)` from its own token, as through
+  /// ``ArrayContainer``. The size test keeps the conformance lookup off other types' way.
+  @inline(__always)
+  func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+    if MemoryLayout<T>.size == MemoryLayout<[Int]>.size,
+      let array = T.self as? any TapeDecodableArray.Type,
+      let value = try array.decode(from: self, as: type)
+    {
+      return value
+    }
+    return try T(from: self)
+  }
+}
+
+/// An array that ``TapeDecoder/decodeValue(_:)`` fills itself.
+protocol TapeDecodableArray {
+  /// The array at `decoder`, as a `T` (which is `Self`; nil otherwise).
+  static func decode<T>(from decoder: TapeDecoder, as type: T.Type) throws -> T?
+}
+
+extension Array: TapeDecodableArray where Element: Decodable {
+  static func decode<T>(from decoder: TapeDecoder, as type: T.Type) throws -> T? {
+    guard Self.self == T.self else { return nil }
+    guard decoder.form == .value, decoder.document.pointee.kind(at: decoder.index) == .array
+    else { throw decoder.mismatch("an array") }
+    let document = decoder.document
+    let end = document.pointee.next(after: decoder.index)
+    let array = try Self(unsafeUninitializedCapacity: document.pointee.count(at: decoder.index)) {
+      (elements, initialized) in
+      guard let first = elements.baseAddress else { return }
+      var element = decoder.index + 1
+      while element < end, initialized < elements.count {
+        (first + initialized).initialize(to: try Element(from: TapeDecoder(document, at: element)))
+        initialized += 1
+        element = document.pointee.next(after: element)
+      }
+    }
+    // NB: `Self` is `T` (checked above), so this is the same type.
+    return unsafeBitCast(array, to: T.self)
+  }
 }
