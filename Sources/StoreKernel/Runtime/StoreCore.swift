@@ -7,13 +7,23 @@ import Glibc
 import Musl
 #endif
 
+/// Something an effect did wrong: written to the trace, and passed to the core's
+/// `issueHandler` (a test store's failures).
+enum EffectIssue {
+  /// A `.run` threw an error other than cancellation and has no `catch` handler.
+  case unhandledError(String)
+  /// A `.run`'s `send` was called after the effect had completed.
+  case sentAfterCompletion(String)
+}
+
 /// What few stores use, kept out of ``StoreCore`` until one is set: a host's request handler,
-/// tracing, a test store's origins, the wake descriptor.
+/// tracing, a test store's issue handler and origins, the wake descriptor.
 ///
 /// NB: ~100 bytes that every idle store kept (issue 17: memory per idle store). Touched only by
 /// the thread holding the store, as the core's own properties were (`wake` behind `wakeLock`).
 final class StoreCoreExtras: @unchecked Sendable {
   var handler: HostRequestHandler?
+  var issueHandler: ((EffectIssue, EffectPlace?, String?) -> Void)?
   var trace: TraceSink?
   var recordsOrigins = false
   var origin: String?
@@ -110,7 +120,10 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   }
   /// Set by a test store: what effects did wrong (see ``Issue``), where the effect was made, and
   /// the action whose effect it was.
-  var issueHandler: ((Issue, EffectPlace?, String?) -> Void)?
+  var issueHandler: ((Issue, EffectPlace?, String?) -> Void)? {
+    get { extrasStorage.ifMade { $0.issueHandler } ?? nil }
+    set { if newValue != nil || extrasStorage.isMade { extras.issueHandler = newValue } }
+  }
   /// Set by a test store: effects remember the action that started them.
   var recordsOrigins: Bool {
     get { extrasStorage.ifMade { $0.recordsOrigins } ?? false }
@@ -417,14 +430,8 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     }
   }
 
-  /// Something an effect did wrong: written to the trace, and passed to ``issueHandler`` (a
-  /// test store's failures).
-  enum Issue {
-    /// A `.run` threw an error other than cancellation and has no `catch` handler.
-    case unhandledError(String)
-    /// A `.run`'s `send` was called after the effect had completed.
-    case sentAfterCompletion(String)
-  }
+  /// Something an effect did wrong (``EffectIssue``).
+  typealias Issue = EffectIssue
 
   private func raise(_ issue: Issue, from leaf: TaskLeaf) {
     switch issue {
