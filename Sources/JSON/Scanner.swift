@@ -184,23 +184,9 @@ struct Scanner {
         } else {
           if isObject {
             // NB: `"name":`, as after a comma below.
-            guard i < end, bytes[i] == ASCII.quote else {
-              throw text.fail(.expectedName, at: i)
-            }
-            let (quote, escaped) = try text.stringEnd(from: i)
-            if count == capacity { (tokens, capacity) = try grown(tokens, count: count) }
-            tokens[count] = UInt32(truncatingIfNeeded: i) | (escaped ? Token.flag : 0)
-            count &+= 1
-            if depth <= Scanner.summarizedDepth, let names {
-              let bit = text.nameBit(from: i, to: quote)
-              let summary = names[depth &- 1]
-              names[depth &- 1] = summary & bit != 0 || escaped ? .max : summary | bit
-            }
-            i = text.skipWhitespace(from: quote &+ 1)
-            guard i < end, bytes[i] == ASCII.colon else {
-              throw text.fail(.expectedColon, at: i)
-            }
-            i = text.skipWhitespace(from: i &+ 1)
+            try scanName(
+              at: &i, text: text, tokens: &tokens, count: &count, capacity: &capacity,
+              depth: depth, names: names)
           }
           continue value
         }
@@ -246,23 +232,9 @@ struct Scanner {
         if byte == ASCII.comma {
           i = text.skipWhitespace(from: i &+ 1)
           if isObject {
-            guard i < end, bytes[i] == ASCII.quote else {
-              throw text.fail(.expectedName, at: i)
-            }
-            let (quote, escaped) = try text.stringEnd(from: i)
-            if count == capacity { (tokens, capacity) = try grown(tokens, count: count) }
-            tokens[count] = UInt32(truncatingIfNeeded: i) | (escaped ? Token.flag : 0)
-            count &+= 1
-            if depth <= Scanner.summarizedDepth, let names {
-              let bit = text.nameBit(from: i, to: quote)
-              let summary = names[depth &- 1]
-              names[depth &- 1] = summary & bit != 0 || escaped ? .max : summary | bit
-            }
-            i = text.skipWhitespace(from: quote &+ 1)
-            guard i < end, bytes[i] == ASCII.colon else {
-              throw text.fail(.expectedColon, at: i)
-            }
-            i = text.skipWhitespace(from: i &+ 1)
+            try scanName(
+              at: &i, text: text, tokens: &tokens, count: &count, capacity: &capacity,
+              depth: depth, names: names)
           }
           continue value
         }
@@ -562,6 +534,34 @@ struct Scanner {
       }
       return JSONError(.syntax, offset: offset, message)
     }
+  }
+
+  /// Scans a member's `"name":` at `i` (and the whitespace after the colon) into the tape, and
+  /// adds the name to the summary of its object (see ``run(names:)``).
+  ///
+  /// NB: on the loop's locals, passed in place: inlined, they stay in registers.
+  @inline(__always)
+  private mutating func scanName(
+    at i: inout Int, text: Text, tokens: inout UnsafeMutablePointer<UInt32>, count: inout Int,
+    capacity: inout Int, depth: Int, names: UnsafeMutablePointer<UInt64>?
+  ) throws(JSONError) {
+    guard i < end, bytes[i] == ASCII.quote else {
+      throw text.fail(.expectedName, at: i)
+    }
+    let (quote, escaped) = try text.stringEnd(from: i)
+    if count == capacity { (tokens, capacity) = try grown(tokens, count: count) }
+    tokens[count] = UInt32(truncatingIfNeeded: i) | (escaped ? Token.flag : 0)
+    count &+= 1
+    if depth <= Scanner.summarizedDepth, let names {
+      let bit = text.nameBit(from: i, to: quote)
+      let summary = names[depth &- 1]
+      names[depth &- 1] = summary & bit != 0 || escaped ? .max : summary | bit
+    }
+    i = text.skipWhitespace(from: quote &+ 1)
+    guard i < end, bytes[i] == ASCII.colon else {
+      throw text.fail(.expectedColon, at: i)
+    }
+    i = text.skipWhitespace(from: i &+ 1)
   }
 
   // MARK: - Helpers
