@@ -1,4 +1,4 @@
-import StoreKernel
+@_spi(Bridge) import StoreKernel
 
 /// The stores alive, by handle.
 ///
@@ -7,7 +7,7 @@ import StoreKernel
 /// reused, so a stale handle can never reach a newer store.
 enum Handles {
   private struct Table {
-    var stores = TokenTable<StoreContext>()
+    var stores = TokenTable<StoreContext>(spacing: 4)
     var nextToken: UInt = 1
   }
 

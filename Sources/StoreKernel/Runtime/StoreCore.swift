@@ -145,28 +145,25 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   private var outbox = FIFO<Outgoing>()
 
   // -- any thread, behind its lock
-  /// The requests awaiting answers, behind `requestLock`.
+  /// The requests awaiting answers, and their lock, made by the first request (or answer).
   ///
-  /// NB: in the core, with a lock made by the first request (or answer): an idle store keeps
-  /// neither a table object nor a mutex (issue 17: memory per idle store). Unchecked
-  /// exclusivity: the lock is what serializes it.
-  @exclusivity(unchecked) private var requestTable = RequestTable<Action>()
-  private let requestLock = LazyObject<Guarded<Void>>()
+  /// NB: an idle store keeps neither a table nor a mutex (issue 17: memory per idle store).
+  private let requests = LazyObject<Guarded<RequestTable<Action>>>()
 
   /// Runs `body` on the table of requests, behind its lock.
   @inline(__always)
   private func withRequests<R, E: Error>(
     _ body: (inout RequestTable<Action>) throws(E) -> R
   ) throws(E) -> R {
-    // NB: the mutex's address taken without retaining its object, which lives as long as the
-    // core (a `ManagedBuffer`'s element does not move). A retained lock, or the body's result
-    // carried out of a closure, cost an answer ~100 instructions more.
-    let mutex = requestLock.withObject({ Guarded.make(()) }) { lock in
-      lock.withUnsafeMutablePointerToElements { $0 }
+    // NB: the addresses taken without retaining their object, which lives as long as the core
+    // (a `ManagedBuffer`'s header and elements do not move). A retained lock, or the body's
+    // result carried out of a closure, cost an answer ~100 instructions more.
+    let (table, mutex) = requests.withObject({ Guarded.make(RequestTable()) }) { guarded in
+      guarded.withUnsafeMutablePointers { ($0, $1) }
     }
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
-    return try body(&requestTable)
+    return try body(&table.pointee)
   }
 
   init(clock: StoreClock) {
@@ -601,7 +598,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       if let ticket = leaf.timer { _ = clock.madeTimers?.cancel(ticket) }
       finish(leaf)
     case let leaf as RequestLeaf<Action>:
-      withRequests { _ = $0.open.removeValue(forKey: leaf.id) }
+      withRequests { _ = $0.open.remove(UInt(leaf.id)) }
       report("request #\(leaf.id) \"\(leaf.request.name)\" cancelled")
       if queuedRequests {
         inbox.push(notice: .cancelled(leaf.id))
@@ -671,7 +668,8 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
         table.nextID &+= 1
         if let leaf {
           leaf.id = id
-          table.open[id] = OpenRequest(kind: request.kind, answer: request.answer, leaf: leaf)
+          table.open.insert(
+            OpenRequest(kind: request.kind, answer: request.answer, leaf: leaf), for: UInt(id))
         }
         return id
       }
@@ -716,7 +714,10 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     let ends = outcome.ends
     try withRequests { (table) throws(StoreError) in
       _ = try table.openRequest(id)
-      if ends { table.open[id]?.ended = true }
+      if ends, var request = table.open[UInt(id)] {
+        request.ended = true
+        table.open.insert(request, for: UInt(id))
+      }
     }
     inbox.push { [self] in self.apply(outcome, to: leaf) }
   }
@@ -750,7 +751,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       emit(action, to: leaf.sink)
     }
     guard outcome.ends else { return }
-    withRequests { _ = $0.open.removeValue(forKey: id) }
+    withRequests { _ = $0.open.remove(UInt(id)) }
     finish(leaf)
   }
 
@@ -815,10 +816,11 @@ enum HostAnswer {
 /// Requests waiting for answers, readable from any thread (behind `StoreCore.requestLock`).
 struct RequestTable<Action>: Sendable {
   var nextID: UInt64 = 1
-  var open: [UInt64: OpenRequest<Action>] = [:]
+  /// By id (ids are handed out 1 apart, from 1).
+  var open = TokenTable<OpenRequest<Action>>(spacing: 0)
 
   func openRequest(_ id: UInt64) throws(StoreError) -> OpenRequest<Action> {
-    guard let request = open[id] else {
+    guard let request = open[UInt(id)] else {
       throw id > 0 && id < nextID ? .finishedRequest(id) : .unknownRequest(id)
     }
     guard !request.ended else {

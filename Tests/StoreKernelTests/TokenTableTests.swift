@@ -1,11 +1,14 @@
-@testable import CBridge
+@_spi(Bridge) import StoreKernel
 import Testing
 
-// The handle table against a Dictionary: the same answers through inserts and removals in any
-// order, across growth, with tokens shaped like real ones and like foreign pointers.
+// The token table against a Dictionary: the same answers through inserts and removals in any
+// order, across growth, with tokens shaped like real ones and like foreign pointers: the C
+// bridge's handles (16 apart, spacing 4) and a store's request ids (1 apart, from 1).
 
-@Test func tokenTableAgreesWithADictionary() {
-  var table = TokenTable<Int>()
+@Test(arguments: [(spacing: UInt(4), start: UInt(7)), (spacing: 0, start: 0)])
+func tokenTableAgreesWithADictionary(_ shape: (spacing: UInt, start: UInt)) {
+  var table = TokenTable<Int>(spacing: shape.spacing)
+  #expect(table[1] == nil && table.remove(1) == nil && table.count == 0)
   var model: [UInt: Int] = [:]
   var state: UInt64 = 42
   func random(_ bound: Int) -> Int {
@@ -17,7 +20,7 @@ import Testing
   for step in 0..<20_000 {
     switch random(10) {
     case 0..<5:
-      let token = nextToken &* 16 &+ 7
+      let token = nextToken << shape.spacing &+ shape.start
       nextToken += 1
       table.insert(step, for: token)
       model[token] = step
@@ -29,7 +32,8 @@ import Testing
     default:
       // A freed token, a foreign pointer or a live one.
       let probe: UInt =
-        [UInt(random(1 << 20)) &* 8, nextToken &* 16 &+ 7, live.first ?? 0][random(3)]
+        [UInt(random(1 << 20)) &* 8, nextToken << shape.spacing &+ shape.start, live.first ?? 0][
+          random(3)]
       #expect(table[probe] == model[probe])
     }
     #expect(table.count == model.count)
