@@ -176,11 +176,7 @@ struct Scanner {
         if i < end, bytes[i] == (isObject ? ASCII.closeBrace : ASCII.closeBracket) {
           i &+= 1
           // NB: an empty container: closed at once, no names to check.
-          let container = open
-          let opened = tokens[container]
-          open = Int(opened & Token.payload) &- 1
-          depth &-= 1
-          tokens[container] = opened & ~Token.payload | UInt32(truncatingIfNeeded: count)
+          _ = Scanner.closeInnermost(tokens, open: &open, depth: &depth, count: count)
         } else {
           if isObject {
             // NB: `"name":`, as after a comma below.
@@ -242,12 +238,8 @@ struct Scanner {
           throw text.fail(isObject ? .expectedCommaOrBrace : .expectedCommaOrBracket, at: i)
         }
         i &+= 1
-        // Closes the innermost open container: its word gets the index past its contents.
-        let container = open
-        let opened = tokens[container]
-        open = Int(opened & Token.payload) &- 1
-        depth &-= 1
-        tokens[container] = opened & ~Token.payload | UInt32(truncatingIfNeeded: count)
+        let (container, opened) = Scanner.closeInnermost(
+          tokens, open: &open, depth: &depth, count: count)
         // NB: `depth` is now the closed object's index in `names`; without a summary (too deep,
         // or a small document), the names are compared.
         if opened & Token.object != 0, count > container &+ 3,
@@ -534,6 +526,20 @@ struct Scanner {
       }
       return JSONError(.syntax, offset: offset, message)
     }
+  }
+
+  /// Closes the innermost open container: its word gets the index past its contents. Returns
+  /// the container's index and its word as it was (its kind).
+  @inline(__always)
+  private static func closeInnermost(
+    _ tokens: UnsafeMutablePointer<UInt32>, open: inout Int, depth: inout Int, count: Int
+  ) -> (container: Int, opened: UInt32) {
+    let container = open
+    let opened = tokens[container]
+    open = Int(opened & Token.payload) &- 1
+    depth &-= 1
+    tokens[container] = opened & ~Token.payload | UInt32(truncatingIfNeeded: count)
+    return (container, opened)
   }
 
   /// Scans a member's `"name":` at `i` (and the whitespace after the colon) into the tape, and
