@@ -42,3 +42,15 @@ func tokenTableAgreesWithADictionary(_ shape: (spacing: UInt, start: UInt)) {
   table.insert(1, for: 0)
   #expect(table[0] == nil)
 }
+
+@Test func tokenTableSubscriptSetsInsertsReplacesAndRemoves() {
+  var table = TokenTable<Int>(spacing: 0)
+  table[3] = 30
+  table[3]? += 1
+  table[5] = 50
+  #expect(table[3] == 31 && table[5] == 50 && table.count == 2)
+  table[3] = nil
+  #expect(table[3] == nil && table[5] == 50 && table.count == 1)
+  table[0] = 1
+  #expect(table[0] == nil && table.count == 1)
+}

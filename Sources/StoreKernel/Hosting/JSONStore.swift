@@ -87,18 +87,6 @@ struct EncodedState {
   }
 }
 
-/// Sends an action's JSON, decoded by the given decoder.
-@usableFromInline
-typealias JSONSend<Action> = (
-  UnsafeBufferPointer<UInt8>, (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Action
-) throws(StoreError) -> Void
-
-/// Encodes the state with the given encoder, and gives the version it is of.
-@usableFromInline
-typealias JSONStateEncoding<State> = (
-  (State) throws(JSONError) -> [UInt8]
-) throws(StoreError) -> EncodedState
-
 /// What a ``JSONStore`` keeps of its state's JSON between calls, behind its lock.
 struct JSONStoreCaches {
   /// The state JSON of the last version encoded.

@@ -41,7 +41,13 @@ public struct TokenTable<Value> {
     return nil
   }
 
-  @inlinable public subscript(token: UInt) -> Value? { slot(of: token).flatMap { values[$0] } }
+  /// The value under `token`; setting one inserts it, setting nil removes it.
+  @inlinable public subscript(token: UInt) -> Value? {
+    get { slot(of: token).flatMap { values[$0] } }
+    set {
+      if let newValue { insert(newValue, for: token) } else { remove(token) }
+    }
+  }
 
   /// Adds `value` under `token` (0 is not a token: ignored), or replaces what was there.
   @inlinable public mutating func insert(_ value: Value, for token: UInt) {

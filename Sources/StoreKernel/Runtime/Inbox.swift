@@ -86,7 +86,7 @@ class Inbox: @unchecked Sendable {
   /// Pull mode: the notices waiting, oldest first, removed.
   final func takeNotices() -> [HostRequestNotice] {
     // NB: notices are pushed under the lock: none was, if it is not made.
-    guard storage.made != nil else { return [] }
+    guard storage.isMade else { return [] }
     return withQueues { queues in
       let taken = queues.notices
       queues.notices = []
@@ -139,7 +139,7 @@ class Inbox: @unchecked Sendable {
   /// Clears the eventfd if nothing is waiting; stops signalling it if `stop`.
   final func settleWake(stop: Bool = false) {
     // NB: the descriptor is watched under the lock: none is, if it is not made.
-    guard storage.made != nil else { return }
+    guard storage.isMade else { return }
     withQueues { queues in
       guard queues.eventFD >= 0 else { return }
       if !queues.hasWork { csystem_wake_clear(queues.eventFD) }

@@ -714,10 +714,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     let ends = outcome.ends
     try withRequests { (table) throws(StoreError) in
       _ = try table.openRequest(id)
-      if ends, var request = table.open[UInt(id)] {
-        request.ended = true
-        table.open.insert(request, for: UInt(id))
-      }
+      if ends { table.open[UInt(id)]?.ended = true }
     }
     inbox.push { [self] in self.apply(outcome, to: leaf) }
   }
@@ -813,7 +810,7 @@ enum HostAnswer {
   case complete
 }
 
-/// Requests waiting for answers, readable from any thread (behind `StoreCore.requestLock`).
+/// Requests waiting for answers, readable from any thread (behind `StoreCore.requests`' lock).
 struct RequestTable<Action>: Sendable {
   var nextID: UInt64 = 1
   /// By id (ids are handed out 1 apart, from 1).
