@@ -38,10 +38,7 @@ struct OutputBuffer: ~Copyable {
 
   /// A copy of the bytes written.
   func bytes() -> [UInt8] {
-    [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
-      if let target = out.baseAddress { target.initialize(from: base, count: count) }
-      initialized = count
-    }
+    [UInt8](UnsafeBufferPointer(start: base, count: count))
   }
 
   /// The bytes written so far.

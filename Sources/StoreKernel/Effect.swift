@@ -10,9 +10,10 @@
 ///
 /// An effect is a value: nothing happens until the store runs it, after the reducer returns.
 public struct Effect<Action> {
-  // NB: every case but `none` and `send` is `indirect` (boxed): the enum is then an action or a
-  // pointer, so the store copies and destroys effects without the generic value witnesses a
-  // wide multi-payload enum needs. That keeps `send` cheap for the common `.none`.
+  // NB: every case but `none`, `send` and `request` (an object) is `indirect` (boxed): the enum
+  // is then an action or a pointer, so the store copies and destroys effects without the
+  // generic value witnesses a wide multi-payload enum needs. That keeps `send` cheap for the
+  // common `.none`.
   @usableFromInline
   enum Operation {
     case none
@@ -25,7 +26,8 @@ public struct Effect<Action> {
     /// Completes after the duration, on the store's clock (the building block of debounce).
     indirect case sleep(Duration)
     indirect case throttle(id: CancelID, interval: Duration, latest: Bool, Effect)
-    indirect case request(HostRequest<Action>)
+    /// NB: not `indirect`: the request is an object already (one pointer, no box of its own).
+    case request(HostRequest<Action>)
   }
 
   @usableFromInline

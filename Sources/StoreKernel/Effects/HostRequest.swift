@@ -66,8 +66,13 @@ public struct HostRequestHandler: Sendable {
 }
 
 /// A host request inside an effect: what to ask, and how answers become actions.
+///
+/// NB: a class, made once by the reducer and shared from then on by the effect, the request's
+/// leaf and the table of open requests: as a struct of six fields (a string, an array, three
+/// closures) each of those copies retained and released all of them (issue 17: the effect
+/// round trip). Immutable, so any thread may read it.
 @usableFromInline
-struct HostRequest<Action>: Sendable {
+final class HostRequest<Action>: Sendable {
   let name: String
   /// NB: encoded when the effect is made, so that a payload that cannot be encoded fails the
   /// request (through `failure`) instead of reaching the host.
@@ -76,6 +81,20 @@ struct HostRequest<Action>: Sendable {
   let answer: @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Action?
   let failure: @Sendable (HostFailure) -> Action?
   let finished: @Sendable () -> Action?
+
+  init(
+    name: String, payload: Result<[UInt8], JSONError>, kind: HostRequestKind,
+    answer: @escaping @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Action?,
+    failure: @escaping @Sendable (HostFailure) -> Action?,
+    finished: @escaping @Sendable () -> Action?
+  ) {
+    self.name = name
+    self.payload = payload
+    self.kind = kind
+    self.answer = answer
+    self.failure = failure
+    self.finished = finished
+  }
 
   func map<T>(_ transform: @escaping @Sendable (Action) -> T) -> HostRequest<T> {
     let (answer, failure, finished) = (self.answer, self.failure, self.finished)

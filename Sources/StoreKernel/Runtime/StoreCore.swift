@@ -158,7 +158,13 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     // NB: the addresses taken without retaining their object, which lives as long as the core
     // (a `ManagedBuffer`'s header and elements do not move). A retained lock, or the body's
     // result carried out of a closure, cost an answer ~100 instructions more.
-    let (table, mutex) = requests.withObject({ Guarded.make(RequestTable()) }) { guarded in
+    let (table, mutex) = requests.withObject({ [unowned(unsafe) self] in
+      // NB: made here, in code specialized for the store's action, and once per store: an
+      // answer queues this function (a retain), not a closure of its own (an allocation).
+      // Unowned: the table is the core's, and the function leaves it only for the inbox, which
+      // the core empties when it closes.
+      Guarded.make(RequestTable(applyAnswer: { self.applyAcceptedAnswer() }))
+    }) { guarded in
       guarded.withUnsafeMutablePointers { ($0, $1) }
     }
     pthread_mutex_lock(mutex)
@@ -669,7 +675,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
         if let leaf {
           leaf.id = id
           table.open.insert(
-            OpenRequest(kind: request.kind, answer: request.answer, leaf: leaf), for: UInt(id))
+            OpenRequest(leaf: leaf), for: UInt(id))
         }
         return id
       }
@@ -692,63 +698,77 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   @usableFromInline
   func accept(_ answer: HostAnswer, for id: UInt64) throws(StoreError) {
     guard !isClosed else { throw .closed }
-    let (kind, decode, leaf) = try withRequests { (table) throws(StoreError) in
-      let request = try table.openRequest(id)
-      return (request.kind, request.answer, request.leaf)
-    }
-    var outcome: Outcome
+    let leaf = try withRequests { (table) throws(StoreError) in try table.openRequest(id).leaf }
+    let request = leaf.request
+    var accepted = AcceptedAnswer(leaf: leaf)
+    var action: Action?
     switch answer {
     case let .value(bytes):
       do throws(JSONError) {
-        outcome = Outcome(ends: kind == .oneShot)
-        if let action = try decode(bytes) { outcome.actions.append(action) }
+        accepted.ends = request.kind == .oneShot
+        action = try request.answer(bytes)
       } catch {
         throw .badAnswer(id, error)
       }
     case let .failure(message):
-      outcome = Outcome(failure: message)
+      accepted.failure = message
     case .complete:
-      guard kind == .stream else { throw .notAStream(id) }
-      outcome = Outcome(completes: true)
+      guard request.kind == .stream else { throw .notAStream(id) }
+      accepted.completes = true
     }
-    let ends = outcome.ends
-    try withRequests { (table) throws(StoreError) in
+    let applyAnswer = try withRequests { (table) throws(StoreError) in
       _ = try table.openRequest(id)
-      if ends { table.open[UInt(id)]?.ended = true }
+      if accepted.ends { table.open[UInt(id)]?.ended = true }
+      if let action {
+        accepted.hasAction = true
+        table.acceptedActions.append(action)
+      }
+      table.accepted.append(accepted)
+      return table.applyAnswer
     }
-    inbox.push { [self] in self.apply(outcome, to: leaf) }
+    inbox.push(applyAnswer)
   }
 
-  /// An accepted answer: an answer's action (and whether it ends the request), a failure, or a
-  /// stream's completion.
+  /// An accepted answer, waiting in the table of requests for the holder: an answer (its action,
+  /// if any, waits in `RequestTable.acceptedActions`), a failure, or a stream's completion.
   ///
-  /// NB: the action in an array (destroyed by the array's storage), not an `Action?`: a
-  /// feature's action made by a reabstraction thunk (a child's answer mapped into the parent's
-  /// action) can leave bytes of the enum unset, and the specialized code destroying an `Action?`
-  /// held in the inbox item read them (valgrind: "conditional jump depends on uninitialised
-  /// value").
-  struct Outcome {
-    var actions: [Action] = []
+  /// NB: the action kept in a queue of actions (destroyed by the queue's storage), not in an
+  /// `Action?` here: a feature's action made by a reabstraction thunk (a child's answer mapped
+  /// into the parent's action) can leave bytes of the enum unset, and the specialized code
+  /// destroying an `Action?` held in a struct read them (valgrind: "conditional jump depends on
+  /// uninitialised value").
+  struct AcceptedAnswer {
+    let leaf: RequestLeaf<Action>
+    var hasAction = false
     var failure: String? = nil
     var completes = false
     var ends = true
   }
 
-  /// Applies an accepted answer (holder). A request cancelled since takes it silently.
-  private func apply(_ outcome: Outcome, to leaf: RequestLeaf<Action>) {
+  /// Applies the oldest accepted answer (holder). A request cancelled since takes it silently.
+  private func applyAcceptedAnswer() {
+    var action: Action?
+    let taken = withRequests { table -> AcceptedAnswer? in
+      guard let accepted = table.accepted.popFirst() else { return nil }
+      if accepted.hasAction { action = table.acceptedActions.popFirst() }
+      // NB: removed here, under the same lock, if it is the answer that ends the request (a
+      // request cancelled since is already gone; ids are never reused).
+      if accepted.ends { _ = table.open.remove(UInt(accepted.leaf.id)) }
+      return accepted
+    }
+    guard let accepted = taken else { return }
+    let leaf = accepted.leaf
     // NB: a leaf cancelled (so finished) since the answer was accepted has no parent.
     guard leaf.parent != nil else { return }
-    let id = leaf.id
-    if let message = outcome.failure {
-      report("request #\(id) \"\(leaf.request.name)\" failed: \(JSONError.quoted(message))")
+    if let message = accepted.failure {
+      report("request #\(leaf.id) \"\(leaf.request.name)\" failed: \(JSONError.quoted(message))")
       if let action = leaf.request.failure(HostFailure(message)) { emit(action, to: leaf.sink) }
-    } else if outcome.completes {
+    } else if accepted.completes {
       if let action = leaf.request.finished() { emit(action, to: leaf.sink) }
-    } else if let action = outcome.actions.first {
+    } else if let action {
       emit(action, to: leaf.sink)
     }
-    guard outcome.ends else { return }
-    withRequests { _ = $0.open.remove(UInt(id)) }
+    guard accepted.ends else { return }
     finish(leaf)
   }
 
@@ -811,26 +831,33 @@ enum HostAnswer {
 }
 
 /// Requests waiting for answers, readable from any thread (behind `StoreCore.requests`' lock).
-struct RequestTable<Action>: Sendable {
+struct RequestTable<Action>: @unchecked Sendable {
   var nextID: UInt64 = 1
   /// By id (ids are handed out 1 apart, from 1).
   var open = TokenTable<OpenRequest<Action>>(spacing: 0)
+  /// Answers accepted from any thread, waiting for the holder, oldest first; the actions of
+  /// those that have one, in the same order.
+  var accepted = FIFO<StoreCore<Action>.AcceptedAnswer>()
+  var acceptedActions = FIFO<Action>()
+  /// Applies the oldest accepted answer (see ``StoreCore/accept(_:for:)``).
+  let applyAnswer: () -> Void
+
+  init(applyAnswer: @escaping () -> Void) { self.applyAnswer = applyAnswer }
 
   func openRequest(_ id: UInt64) throws(StoreError) -> OpenRequest<Action> {
     guard let request = open[UInt(id)] else {
       throw id > 0 && id < nextID ? .finishedRequest(id) : .unknownRequest(id)
     }
     guard !request.ended else {
-      throw request.kind == .oneShot ? .alreadyAnswered(id) : .finishedRequest(id)
+      throw request.leaf.request.kind == .oneShot ? .alreadyAnswered(id) : .finishedRequest(id)
     }
     return request
   }
 }
 
 struct OpenRequest<Action>: @unchecked Sendable {
-  // NB: `@unchecked Sendable`: `leaf` is only passed along here; the holder alone touches it.
-  let kind: HostRequestKind
-  let answer: @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Action?
+  // NB: `@unchecked Sendable`: of `leaf`, other threads read only its `request` (immutable) and
+  // `id` (set before the leaf enters the table); the holder alone touches the rest.
   /// The request's place in the store's effects.
   let leaf: RequestLeaf<Action>
   /// An answer that ends it has been accepted and awaits the holder.
