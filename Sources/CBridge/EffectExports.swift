@@ -36,25 +36,25 @@ typealias RequestCall = @Sendable (HostRequestInfo, OpaquePointer?) -> Void
 
 private func effectCall(_ host: HostFunction<TCAEffectFunction>) -> RequestCall {
   { info, handle in
-    withRequestStrings(info) { name, payload in
-      host.function(host.userdata, handle, info.id, name, payload, UInt(info.payload.count))
+    withRequestStrings(info) { id, name, payload, count, _ in
+      host.function(host.userdata, handle, id, name, payload, count)
     }
   }
 }
 
 private func requestCall(_ host: HostFunction<TCARequestFunction>) -> RequestCall {
   { info, handle in
-    withRequestStrings(info) { name, payload in
+    withRequestStrings(info) { id, name, payload, count, kind in
       // NB: `tca_request` is written field by field at the offsets of its C layout:
       // {u64 id; const char *name; const char *payload_json; size_t payload_length; i32 kind;
       //  (4 bytes padding)}.
       withUnsafeTemporaryAllocation(byteCount: 40, alignment: 8) { request in
         request.initializeMemory(as: UInt8.self, repeating: 0)
-        request.storeBytes(of: info.id, toByteOffset: 0, as: UInt64.self)
+        request.storeBytes(of: id, toByteOffset: 0, as: UInt64.self)
         request.storeBytes(of: name, toByteOffset: 8, as: UnsafePointer<CChar>.self)
         request.storeBytes(of: payload, toByteOffset: 16, as: UnsafePointer<CChar>.self)
-        request.storeBytes(of: UInt(info.payload.count), toByteOffset: 24, as: UInt.self)
-        request.storeBytes(of: requestKind(info.kind), toByteOffset: 32, as: Int32.self)
+        request.storeBytes(of: count, toByteOffset: 24, as: UInt.self)
+        request.storeBytes(of: requestKind(kind), toByteOffset: 32, as: Int32.self)
         host.function(host.userdata, handle, UnsafeRawPointer(request.baseAddress))
       }
     }
@@ -69,12 +69,18 @@ private func requestKind(_ kind: HostRequestKind) -> Int32 {
   }
 }
 
-/// Runs `body` with the request's name and payload as NUL-terminated strings.
+/// Runs `body` with the request's id, its name and payload as NUL-terminated strings, the
+/// payload's length and the request's kind.
+///
+/// NB: `body` gets the fields, not `info`: a closure capturing `info` copied its string and its
+/// array (a retain and a release each) at every level, six times a request.
 private func withRequestStrings<R>(
-  _ info: HostRequestInfo, _ body: (UnsafePointer<CChar>, UnsafePointer<CChar>) -> R
+  _ info: HostRequestInfo,
+  _ body: (UInt64, UnsafePointer<CChar>, UnsafePointer<CChar>, UInt, HostRequestKind) -> R
 ) -> R {
-  info.name.withCString { name in
-    withNULTerminated(info.payload) { payload in body(name, payload) }
+  let (id, name, payload, kind) = (info.id, info.name, info.payload, info.kind)
+  return name.withCString { name in
+    withNULTerminated(payload) { text in body(id, name, text, UInt(payload.count), kind) }
   }
 }
 
