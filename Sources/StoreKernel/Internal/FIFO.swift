@@ -1,43 +1,120 @@
-/// A first-in, first-out queue: amortized O(1) append and removal from the front.
+/// A first-in, first-out queue: O(1) removal from the front, amortized O(1) append.
+///
+///     var queue = FIFO<Int>()
+///     queue.append(1)
+///     queue.append(2)
+///     queue.popFirst()  // 1
+///
+/// NB: a ring buffer of its own, not an array with a moving head: `popFirst` moves the element
+/// out of the buffer, where reading it from an array copied it (a retain per reference it holds)
+/// and emptying the array destroyed it again (a release, through a generic `removeAll`): ~170
+/// instructions a pop on the effect path (issue 17: the effect round trip). An empty queue that
+/// never held anything has no buffer; one that did keeps its buffer for the next elements.
 @usableFromInline
 struct FIFO<Element> {
-  private var storage: [Element] = []
-  @usableFromInline var head = 0
-  @usableFromInline var tail = 0
+  @usableFromInline var storage: FIFOStorage<Element>?
 
   init() {}
 
-  @inlinable var isEmpty: Bool { head == tail }
-  var count: Int { storage.count - head }
+  @inlinable var isEmpty: Bool { storage?.header.count ?? 0 == 0 }
+  var count: Int { storage?.header.count ?? 0 }
 
   mutating func append(_ element: Element) {
-    storage.append(element)
-    tail = storage.count
+    let unique = isKnownUniquelyReferenced(&storage)
+    let header = storage?.header ?? FIFOHeader(head: 0, count: 0, capacity: 0)
+    if header.count == header.capacity || !unique {
+      let full = header.count == header.capacity
+      storage = FIFOStorage.make(
+        capacity: full ? max(4, header.capacity * 2) : header.capacity, from: storage,
+        unique: unique)
+    }
+    // NB: never nil here (made above when it was).
+    guard let storage else { return }
+    storage.withUnsafeMutablePointers { header, elements in
+      let (head, count) = (header.pointee.head, header.pointee.count)
+      let end = head &+ count
+      (elements + (end < header.pointee.capacity ? end : end &- header.pointee.capacity))
+        .initialize(to: element)
+      header.pointee.count = count &+ 1
+    }
   }
 
   mutating func popFirst() -> Element? {
-    guard head < storage.count else { return nil }
-    let element = storage[head]
-    head += 1
-    if head == storage.count {
-      storage.removeAll(keepingCapacity: true)
-      head = 0
-    } else if head >= 1024 && head * 2 >= storage.count {
-      // NB: drop the consumed front once it is half the buffer, so a long chain of actions (each
-      // reduced one appending the next) runs in constant memory.
-      storage.removeFirst(head)
-      head = 0
+    guard let header = storage?.header, header.count > 0 else { return nil }
+    if !isKnownUniquelyReferenced(&storage) {
+      storage = FIFOStorage.make(capacity: header.capacity, from: storage, unique: false)
     }
-    tail = storage.count
-    return element
+    guard let storage else { return nil }
+    return storage.withUnsafeMutablePointers { header, elements in
+      let head = header.pointee.head
+      let element = (elements + head).move()
+      let next = head &+ 1
+      header.pointee.count &-= 1
+      header.pointee.head =
+        header.pointee.count == 0 || next == header.pointee.capacity ? 0 : next
+      return element
+    }
   }
 
+  /// Drops every element, and the buffer.
   mutating func removeAll() {
-    storage.removeAll()
-    head = 0
-    tail = 0
+    storage = nil
+  }
+}
+
+@usableFromInline
+struct FIFOHeader {
+  /// Where the first element is.
+  @usableFromInline var head: Int
+  @usableFromInline var count: Int
+  /// How many elements fit (what the buffer was made for).
+  @usableFromInline let capacity: Int
+
+  @usableFromInline
+  init(head: Int, count: Int, capacity: Int) {
+    self.head = head
+    self.count = count
+    self.capacity = capacity
+  }
+}
+
+/// The ring buffer of a ``FIFO``: `count` elements from `head`, wrapping at `capacity`.
+@usableFromInline
+final class FIFOStorage<Element>: ManagedBuffer<FIFOHeader, Element> {
+  /// A buffer of `capacity` holding the elements of `old`, first at 0: moved out of it if
+  /// `unique` (no other queue shares it), copied otherwise.
+  static func make(capacity: Int, from old: FIFOStorage?, unique: Bool) -> FIFOStorage {
+    let made = unsafeDowncast(
+      create(minimumCapacity: capacity) { _ in
+        FIFOHeader(head: 0, count: 0, capacity: capacity)
+      },
+      to: FIFOStorage.self)
+    guard let old else { return made }
+    made.withUnsafeMutablePointers { header, target in
+      old.withUnsafeMutablePointers { oldHeader, source in
+        let (head, count) = (oldHeader.pointee.head, oldHeader.pointee.count)
+        let first = min(count, oldHeader.pointee.capacity &- head)
+        if unique {
+          target.moveInitialize(from: source + head, count: first)
+          (target + first).moveInitialize(from: source, count: count &- first)
+          oldHeader.pointee.count = 0
+          oldHeader.pointee.head = 0
+        } else {
+          target.initialize(from: source + head, count: first)
+          (target + first).initialize(from: source, count: count &- first)
+        }
+        header.pointee.count = count
+      }
+    }
+    return made
   }
 
-  /// The elements still queued, oldest first.
-  var elements: ArraySlice<Element> { storage[head...] }
+  deinit {
+    withUnsafeMutablePointers { header, elements in
+      let (head, count) = (header.pointee.head, header.pointee.count)
+      let first = min(count, header.pointee.capacity &- head)
+      (elements + head).deinitialize(count: first)
+      elements.deinitialize(count: count &- first)
+    }
+  }
 }
