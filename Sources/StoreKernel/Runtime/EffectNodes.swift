@@ -5,8 +5,8 @@
 class EffectNode: @unchecked Sendable {
   /// The region the node runs in; nil once it has finished.
   var parent: Region?
-  /// Called once when the node finishes (how `concatenate` and `merge` know to go on).
-  var done: (() -> Void)?
+  /// Done once when the node finishes (how `concatenate` and `merge` know to go on).
+  var done: Completion?
   /// The action whose effect started the node, for test diagnostics.
   var origin: String?
   /// When the node started, in the store's order: cancellation goes in this order.
@@ -21,6 +21,18 @@ class EffectNode: @unchecked Sendable {
 
   /// What the node is, for test diagnostics.
   var summary: String { "an effect" }
+}
+
+/// What a store does when an effect completes (``StoreCore/complete(_:)``).
+enum Completion {
+  /// Calls the function (a `merge` counting down, a `concatenate` going on).
+  case call(() -> Void)
+  /// The body of the region (a `.cancellable` effect) is done: the region finishes once
+  /// nothing runs in it.
+  ///
+  /// NB: holds the region strongly: a leaf's completion is cleared when it finishes (or is
+  /// cancelled), which breaks the cycle through the region's children.
+  case body(Region)
 }
 
 /// A cancellation scope: the root of a store's effects, or the inside of `.cancellable(id:)`.

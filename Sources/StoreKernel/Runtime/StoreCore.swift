@@ -237,21 +237,21 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// Starts `effect` in `region`; calls `done` once it has completed, possibly before returning.
   func start(
     _ effect: Effect<Action>, in region: Region, sink: ThrottleSink<Action>?,
-    done: (() -> Void)?
+    done: Completion?
   ) {
     switch effect.operation {
     case .none:
-      done?()
+      complete(done)
     case let .send(action):
       if !region.isCancelled { emit(action, to: sink) }
-      done?()
+      complete(done)
     case let .merge(effects):
       guard let done else {
         for effect in effects { start(effect, in: region, sink: sink, done: nil) }
         return
       }
-      let countdown = Countdown(effects.count, done)
-      for effect in effects { start(effect, in: region, sink: sink, done: countdown.tick) }
+      let countdown = Countdown(effects.count) { [self] in self.complete(done) }
+      for effect in effects { start(effect, in: region, sink: sink, done: .call(countdown.tick)) }
     case let .concatenate(effects):
       Concatenation(core: self, effects: effects, region: region, sink: sink, done: done).next()
     case let .run(run):
@@ -262,17 +262,15 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
         cancel(id: id, sparingAncestorsOf: region)
       }
       guard !region.isCancelled else {
-        done?()
+        complete(done)
         return
       }
       let child = Region(id: id)
       attach(child, to: region)
       child.done = done
       register(child, id: id)
-      let bodyDone = { [unowned self, unowned child] in
-        child.bodyDone = true
-        self.settle(child)
-      }
+      // NB: a case naming the region, not a closure: no allocation per cancellable effect.
+      let bodyDone = Completion.body(child)
       // NB: a concatenation body (a debounce: its wait, then its effect) is known to the
       // region, so that the next debounce of the id can restart it in place.
       guard case let .concatenate(effects) = effect.operation else {
@@ -284,7 +282,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       body.next()
     case let .cancel(id):
       cancel(id: id)
-      done?()
+      complete(done)
     case let .sleep(duration):
       startTimer(
         at: clock.nowNanoseconds.saturatingAdd(duration.saturatingNanoseconds), in: region,
@@ -315,7 +313,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// has effects of its own (a parent told it is done, other regions of the id).
   private func restartWaiting(
     _ id: CancelID, with effect: Effect<Action>, in region: Region, sink: ThrottleSink<Action>?,
-    done: (() -> Void)?
+    done: Completion?
   ) -> Bool {
     guard case let .concatenate(effects) = effect.operation,
       case let .sleep(duration)? = effects.first?.operation,
@@ -377,8 +375,20 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     liveLeafCount -= 1
     let done = leaf.done
     leaf.done = nil
-    done?()
+    complete(done)
     settle(parent)
+  }
+
+  /// Does what `completion` says: calls its function, or marks a region's body done and lets
+  /// the region finish.
+  func complete(_ completion: Completion?) {
+    switch completion {
+    case nil: return
+    case let .call(work)?: work()
+    case let .body(region)?:
+      region.bodyDone = true
+      settle(region)
+    }
   }
 
   /// Finishes `region` if its body is done and nothing runs in it any more.
@@ -391,16 +401,16 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     region.parent = nil
     let done = region.done
     region.done = nil
-    done?()
+    complete(done)
     settle(parent)
   }
 
   private func startTask(
     _ run: Effect<Action>.Run, in region: Region, sink: ThrottleSink<Action>?,
-    done: (() -> Void)?
+    done: Completion?
   ) {
     guard !region.isCancelled, !isClosed else {
-      done?()
+      complete(done)
       return
     }
     let leaf = TaskLeaf()
@@ -462,10 +472,10 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
 
   /// Starts a wait on the clock in `region`; at `deadline` runs `fire`, then finishes.
   func startTimer(
-    at deadline: Int64, in region: Region, done: (() -> Void)?, fire: @escaping () -> Void
+    at deadline: Int64, in region: Region, done: Completion?, fire: @escaping () -> Void
   ) {
     guard !region.isCancelled else {
-      done?()
+      complete(done)
       return
     }
     let leaf = TimerLeaf(deadline: deadline)
@@ -636,14 +646,14 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
 
   private func startRequest(
     _ request: HostRequest<Action>, in region: Region, sink: ThrottleSink<Action>?,
-    done: (() -> Void)?
+    done: Completion?
   ) {
     let waits = request.kind != .fireAndForget
     // NB: the leaf is made first so that the table of open requests holds it: an answer then
     // reaches it without a lookup of its own on the holder.
     let leaf = waits ? RequestLeaf(request: request, sink: sink) : nil
     guard !region.isCancelled, let (id, payload) = open(request, leaf: leaf, sink: sink) else {
-      done?()
+      complete(done)
       return
     }
     if let leaf {
@@ -657,7 +667,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     } else {
       post(.request(info))
     }
-    if !waits { done?() }
+    if !waits { complete(done) }
   }
 
   /// Gives `request` an id (and, unless fire-and-forget, a place in the table of requests
@@ -890,14 +900,14 @@ private final class Concatenation<Action> {
   private var effects: [Effect<Action>]
   private let region: Region
   private var sink: ThrottleSink<Action>?
-  private let done: (() -> Void)?
+  private let done: Completion?
   private var index = 0
   private var starting = false
   private var finishedWhileStarting = false
 
   init(
     core: StoreCore<Action>, effects: [Effect<Action>], region: Region,
-    sink: ThrottleSink<Action>?, done: (() -> Void)?
+    sink: ThrottleSink<Action>?, done: Completion?
   ) {
     self.core = core
     self.effects = effects
@@ -934,12 +944,14 @@ private final class Concatenation<Action> {
       index += 1
       starting = true
       finishedWhileStarting = false
-      core.start(effect, in: region, sink: sink) { [self] in
-        if starting { finishedWhileStarting = true } else { next() }
-      }
+      core.start(
+        effect, in: region, sink: sink,
+        done: .call { [self] in
+          if starting { finishedWhileStarting = true } else { next() }
+        })
       starting = false
       guard finishedWhileStarting else { return }
     }
-    done?()
+    core.complete(done)
   }
 }
