@@ -21,7 +21,11 @@ public struct JSONEncoder: Sendable {
   public init() {}
 
   /// How much output is written on the stack before the encoder's buffer moves to the heap.
-  private static var stackBytes: Int { 2048 }
+  ///
+  /// NB: at most 1,024: `withUnsafeTemporaryAllocation` puts a larger buffer on the heap (a
+  /// malloc and a free of 2 KB for each small value, ~350 instructions) unless the runtime can
+  /// tell the thread's stack has room, which it does not on Linux.
+  private static var stackBytes: Int { 1024 }
 
   public func encode<T: Encodable>(_ value: T) throws(JSONError) -> [UInt8] {
     // NB: a type that writes itself directly is found at run time here (a cached lookup);

@@ -54,3 +54,21 @@ func tokenTableAgreesWithADictionary(_ shape: (spacing: UInt, start: UInt)) {
   table[0] = 1
   #expect(table[0] == nil && table.count == 1)
 }
+
+@Test func tokenTableChangesValuesInPlace() {
+  func set(_ value: inout [Int]?, to newValue: [Int]?) { value = newValue }
+  var table = TokenTable<[Int]>(spacing: 0)
+  // NB: through `inout`, the subscript's `_modify`: inserts an absent token, changes a present
+  // one where it is, removes one set to nil (and keeps the tokens after it reachable).
+  set(&table[1], to: [1])
+  set(&table[2], to: [2])
+  set(&table[17], to: [17])
+  table[1]?.append(10)
+  #expect(table[1] == [1, 10] && table.count == 3)
+  set(&table[1], to: nil)
+  #expect(table[1] == nil && table[2] == [2] && table[17] == [17] && table.count == 2)
+  set(&table[5], to: nil)
+  #expect(table[5] == nil && table.count == 2)
+  table[99]?.append(1)
+  #expect(table[99] == nil && table.count == 2)
+}

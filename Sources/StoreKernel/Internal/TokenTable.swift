@@ -47,6 +47,18 @@ public struct TokenTable<Value> {
     set {
       if let newValue { insert(newValue, for: token) } else { remove(token) }
     }
+    // NB: a value present is changed where it is (`table[id]?.ended = true`), not copied out
+    // and inserted back (a retain and a release per reference it holds).
+    _modify {
+      if let slot = slot(of: token) {
+        yield &values[slot]
+        if values[slot] == nil { remove(token) }
+      } else {
+        var value: Value? = nil
+        yield &value
+        if let value { insert(value, for: token) }
+      }
+    }
   }
 
   /// Adds `value` under `token` (0 is not a token: ignored), or replaces what was there.

@@ -854,6 +854,7 @@ struct RequestTable<Action>: @unchecked Sendable {
 
   init(applyAnswer: @escaping () -> Void) { self.applyAnswer = applyAnswer }
 
+  @inline(__always)
   func openRequest(_ id: UInt64) throws(StoreError) -> OpenRequest<Action> {
     guard let request = open[UInt(id)] else {
       throw id > 0 && id < nextID ? .finishedRequest(id) : .unknownRequest(id)
