@@ -304,3 +304,51 @@ import Glibc
   #expect(store.state.fact == "from afar")
   responder.withLock { $0?.join() }
 }
+
+/// A reducer that returns one request effect value, made once, for every tap: twice at once
+/// for a double tap.
+struct SharedRequest: Reducer {
+  struct State: Equatable, Sendable { var answers: [String] = [] }
+  enum Action: Equatable, Sendable {
+    case tap
+    case doubleTap
+    case answer(String)
+  }
+  static let fetch = Effect<Action>.request("fetch", as: String.self) {
+    .answer($0)
+  } failure: { _ in nil }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .tap: return Self.fetch
+    case .doubleTap: return .merge(Self.fetch, Self.fetch)
+    case let .answer(text):
+      state.answers.append(text)
+      return .none
+    }
+  }
+}
+
+@Test func oneRequestEffectStartedManyTimesMakesRequestsOfTheirOwn() throws {
+  // NB: a request effect is an object that becomes its first start's leaf; each later start,
+  // in this store or another, gets one of its own.
+  let stores = [SharedRequest.State(), SharedRequest.State()].map {
+    Store(initialState: $0, reducer: SharedRequest())
+  }
+  let hosts = [FakeHost(), FakeHost()]
+  for (store, host) in zip(stores, hosts) { store.setRequestHandler(host.handler) }
+  stores[0].send(.doubleTap)
+  stores[1].send(.tap)
+  stores[0].send(.tap)
+  let ids = hosts[0].requests.all.map(\.id)
+  #expect(ids == [1, 2, 3] && hosts[1].requests.all.map(\.id) == [1])
+  try stores[0].respond(to: 2, json: Array(json: #""two""#))
+  try stores[1].respond(to: 1, json: Array(json: #""other""#))
+  try stores[0].respond(to: 3, json: Array(json: #""three""#))
+  try stores[0].respond(to: 1, json: Array(json: #""one""#))
+  #expect(stores[0].state.answers == ["two", "three", "one"])
+  #expect(stores[1].state.answers == ["other"])
+  #expect(throws: StoreError.finishedRequest(2)) {
+    try stores[0].respond(to: 2, json: Array(json: #""again""#))
+  }
+}

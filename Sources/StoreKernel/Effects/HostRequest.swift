@@ -1,4 +1,5 @@
 import JSON
+import Synchronization
 
 /// Why the host could not do what a request asked: the message it gave to `fail`, or the
 /// library's own reason (no handler set, a payload that cannot be encoded).
@@ -65,14 +66,17 @@ public struct HostRequestHandler: Sendable {
   }
 }
 
-/// A host request inside an effect: what to ask, and how answers become actions.
+/// A host request inside an effect: what to ask, and how answers become actions; once started,
+/// also its place in the store's effects (a leaf, until it finishes).
 ///
-/// NB: a class, made once by the reducer and shared from then on by the effect, the request's
-/// leaf and the table of open requests: as a struct of six fields (a string, an array, three
-/// closures) each of those copies retained and released all of them (issue 17: the effect
-/// round trip). Immutable, so any thread may read it.
+/// NB: a class, made once by the reducer and shared from then on by the effect and the table of
+/// open requests: as a struct of six fields (a string, an array, three closures) each copy
+/// retained and released all of them. And the leaf itself: the first start claims the object
+/// (`claimForLeaf`), so a request costs one object, not two; an effect started again (the same
+/// value returned twice) gets a copy (issue 17: the effect round trip). Its request fields are
+/// immutable, so any thread may read them; the leaf's fields belong to the store's holder.
 @usableFromInline
-final class HostRequest<Action>: Sendable {
+final class HostRequest<Action>: EffectNode, @unchecked Sendable {
   let name: String
   /// NB: encoded when the effect is made, so that a payload that cannot be encoded fails the
   /// request (through `failure`) instead of reaching the host.
@@ -81,6 +85,15 @@ final class HostRequest<Action>: Sendable {
   let answer: @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Action?
   let failure: @Sendable (HostFailure) -> Action?
   let finished: @Sendable () -> Action?
+
+  // -- the leaf (holder)
+  /// Set once the request is opened (0 before).
+  var id: UInt64 = 0
+  var sink: ThrottleSink<Action>?
+  /// Whether a start has made this object its leaf (see `claimForLeaf`).
+  ///
+  /// NB: atomic: an effect value may be shared by stores on other threads.
+  private let claimed = Atomic<Bool>(false)
 
   init(
     name: String, payload: Result<[UInt8], JSONError>, kind: HostRequestKind,
@@ -94,6 +107,23 @@ final class HostRequest<Action>: Sendable {
     self.answer = answer
     self.failure = failure
     self.finished = finished
+  }
+
+  /// The leaf of this request started with `sink`: the object itself the first time, a copy
+  /// after that.
+  func claimForLeaf(sink: ThrottleSink<Action>?) -> HostRequest {
+    let leaf =
+      claimed.exchange(true, ordering: .relaxed)
+      ? HostRequest(
+        name: name, payload: payload, kind: kind, answer: answer, failure: failure,
+        finished: finished)
+      : self
+    leaf.sink = sink
+    return leaf
+  }
+
+  override var summary: String {
+    "host request #\(id) \"\(name)\"" + (kind == .stream ? " (stream)" : "")
   }
 
   func map<T>(_ transform: @escaping @Sendable (Action) -> T) -> HostRequest<T> {

@@ -2,6 +2,7 @@
 /// leaves (a task, a timer, a host request) and other regions.
 ///
 /// NB: touched only by the thread holding the store.
+@usableFromInline
 class EffectNode: @unchecked Sendable {
   /// The region the node runs in; nil once it has finished.
   var parent: Region?
@@ -143,23 +144,6 @@ final class TimerLeaf: EffectNode, @unchecked Sendable {
   init(deadline: Int64) { self.deadline = deadline }
 
   override var summary: String { "a timer due at \(Duration.nanoseconds(deadline))" }
-}
-
-/// A host request waiting for its answers.
-final class RequestLeaf<Action>: EffectNode, @unchecked Sendable {
-  /// Set once the request is opened (0 before).
-  var id: UInt64 = 0
-  let request: HostRequest<Action>
-  let sink: ThrottleSink<Action>?
-
-  init(request: HostRequest<Action>, sink: ThrottleSink<Action>?) {
-    self.request = request
-    self.sink = sink
-  }
-
-  override var summary: String {
-    "host request #\(id) \"\(request.name)\"" + (request.kind == .stream ? " (stream)" : "")
-  }
 }
 
 /// Holds back actions of a `.throttle(id:for:latest:)` effect (upstream's semantics).

@@ -613,9 +613,9 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     case let leaf as TimerLeaf:
       if let ticket = leaf.timer { _ = clock.madeTimers?.cancel(ticket) }
       finish(leaf)
-    case let leaf as RequestLeaf<Action>:
+    case let leaf as HostRequest<Action>:
       withRequests { _ = $0.open.remove(UInt(leaf.id)) }
-      report("request #\(leaf.id) \"\(leaf.request.name)\" cancelled")
+      report("request #\(leaf.id) \"\(leaf.name)\" cancelled")
       if queuedRequests {
         inbox.push(notice: .cancelled(leaf.id))
       } else if hasHandler {
@@ -651,7 +651,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     let waits = request.kind != .fireAndForget
     // NB: the leaf is made first so that the table of open requests holds it: an answer then
     // reaches it without a lookup of its own on the holder.
-    let leaf = waits ? RequestLeaf(request: request, sink: sink) : nil
+    let leaf = waits ? request.claimForLeaf(sink: sink) : nil
     guard !region.isCancelled, let (id, payload) = open(request, leaf: leaf, sink: sink) else {
       complete(done)
       return
@@ -673,7 +673,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// Gives `request` an id (and, unless fire-and-forget, a place in the table of requests
   /// awaiting answers); or fails it at once, feeding its failure action back, and returns nil.
   private func open(
-    _ request: HostRequest<Action>, leaf: RequestLeaf<Action>?, sink: ThrottleSink<Action>?
+    _ request: HostRequest<Action>, leaf: HostRequest<Action>?, sink: ThrottleSink<Action>?
   ) -> (id: UInt64, payload: [UInt8])? {
     let message: String
     // NB: in pull mode a request never fails for want of a handler: it waits to be taken.
@@ -708,9 +708,8 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   @usableFromInline
   func accept(_ answer: HostAnswer, for id: UInt64) throws(StoreError) {
     guard !isClosed else { throw .closed }
-    let leaf = try withRequests { (table) throws(StoreError) in try table.openRequest(id).leaf }
-    let request = leaf.request
-    var accepted = AcceptedAnswer(leaf: leaf)
+    let request = try withRequests { (table) throws(StoreError) in try table.openRequest(id).leaf }
+    var accepted = AcceptedAnswer(leaf: request)
     var action: Action?
     switch answer {
     case let .value(bytes):
@@ -748,7 +747,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// destroying an `Action?` held in a struct read them (valgrind: "conditional jump depends on
   /// uninitialised value").
   struct AcceptedAnswer {
-    let leaf: RequestLeaf<Action>
+    let leaf: HostRequest<Action>
     var hasAction = false
     var failure: String? = nil
     var completes = false
@@ -771,10 +770,10 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     // NB: a leaf cancelled (so finished) since the answer was accepted has no parent.
     guard leaf.parent != nil else { return }
     if let message = accepted.failure {
-      report("request #\(leaf.id) \"\(leaf.request.name)\" failed: \(JSONError.quoted(message))")
-      if let action = leaf.request.failure(HostFailure(message)) { emit(action, to: leaf.sink) }
+      report("request #\(leaf.id) \"\(leaf.name)\" failed: \(JSONError.quoted(message))")
+      if let action = leaf.failure(HostFailure(message)) { emit(action, to: leaf.sink) }
     } else if accepted.completes {
-      if let action = leaf.request.finished() { emit(action, to: leaf.sink) }
+      if let action = leaf.finished() { emit(action, to: leaf.sink) }
     } else if let action {
       emit(action, to: leaf.sink)
     }
@@ -860,17 +859,18 @@ struct RequestTable<Action>: @unchecked Sendable {
       throw id > 0 && id < nextID ? .finishedRequest(id) : .unknownRequest(id)
     }
     guard !request.ended else {
-      throw request.leaf.request.kind == .oneShot ? .alreadyAnswered(id) : .finishedRequest(id)
+      throw request.leaf.kind == .oneShot ? .alreadyAnswered(id) : .finishedRequest(id)
     }
     return request
   }
 }
 
 struct OpenRequest<Action>: @unchecked Sendable {
-  // NB: `@unchecked Sendable`: of `leaf`, other threads read only its `request` (immutable) and
-  // `id` (set before the leaf enters the table); the holder alone touches the rest.
-  /// The request's place in the store's effects.
-  let leaf: RequestLeaf<Action>
+  // NB: `@unchecked Sendable`: of `leaf`, other threads read only its request fields
+  // (immutable) and `id` (set before the leaf enters the table); the holder alone touches the
+  // rest.
+  /// The request, which is also its place in the store's effects.
+  let leaf: HostRequest<Action>
   /// An answer that ends it has been accepted and awaits the holder.
   var ended = false
 }
