@@ -88,6 +88,13 @@ class DispatchControl: Inbox, @unchecked Sendable {
   /// once on the dispatcher's own thread and once the store is unwound.
   final func waitForOtherThread(untilIdle: Bool) {
     let me = currentThreadID()
+    // NB: nothing to wait for: returns before making the sleeper. Once made, every callback
+    // and every dispatch signals it (a lock and a broadcast each); a host that sets its
+    // handler or unsubscribes while no other thread delivers never needs one (issue 17: the
+    // effect round trip). The loop below checks the same state again once the sleeper is made.
+    let dispatcher = thread.load(ordering: .acquiring)
+    if isUnwound || dispatcher == 0 || dispatcher == me { return }
+    if !untilIdle && !inCallback.load(ordering: .acquiring) { return }
     // NB: the sleeper is made (an atomic exchange, a full barrier) before the state below is
     // read; `signal` reads whether it is made after changing the state, behind a full fence.
     // Either the change is seen here, or the sleeper there, and then its broadcast, taken
