@@ -100,13 +100,50 @@ struct Document {
     switch bytes[start] {
     case ASCII.quote:
       return UnsafeBufferPointer(
-        rebasing: bytes[
-          (start + 1)..<closingQuote(in: bytes, from: start + 1, escaped: word & Token.flag != 0)])
+        rebasing: bytes[(start + 1)..<stringEnd(at: index, from: start + 1, word: word)])
     case UInt8(ascii: "t"), UInt8(ascii: "n"): end = start + 4
     case UInt8(ascii: "f"): end = start + 5
     default: end = numberEnd(from: start)
     }
     return UnsafeBufferPointer(rebasing: bytes[start..<min(end, bytes.count)])
+  }
+
+  /// The offset of the closing quote of the string at `index`, whose text starts at `start`.
+  ///
+  /// NB: found backwards from the next value when that is a scalar: only whitespace, `,`, `:`,
+  /// `]` and `}` can stand between (a container opened there would be a token in between), so
+  /// the closing quote is the first quote before it, a step or two back however long the
+  /// string. Otherwise (a container next, or anything unexpected) searched forwards.
+  @inline(__always)
+  private func stringEnd(at index: Int, from start: Int, word: UInt32) -> Int {
+    var i = bytes.count
+    if index &+ 1 < count {
+      let following = tokens[index &+ 1]
+      i = following & Token.container == 0 ? Int(following & Token.payload) : start
+    }
+    i -= 1
+    while i >= start && i < bytes.count {
+      let byte = bytes[i]
+      if byte == ASCII.quote { return i }
+      guard byte <= ASCII.space || byte == ASCII.comma || byte == ASCII.colon
+        || byte == ASCII.closeBrace || byte == ASCII.closeBracket
+      else { break }
+      i -= 1
+    }
+    return closingQuote(in: bytes, from: start, escaped: word & Token.flag != 0)
+  }
+
+  /// The value of the number at `index` as a `T`, or nil when it is not a whole number in
+  /// `T`'s range: ``NumberParsing/integer(_:from:flags:)`` of its text.
+  ///
+  /// NB: a number without fraction or exponent is read where it is, its end found on the way.
+  @inline(__always)
+  func integer<T: FixedWidthInteger>(_ type: T.Type, at index: Int) -> T? {
+    let word = tokens[index]
+    guard word & Token.flag != 0 else {
+      return NumberParsing.integer(type, from: text(at: index), flags: flags(at: index))
+    }
+    return NumberParsing.integer(type, in: bytes, at: Int(word & Token.payload))
   }
 
   /// The offset past the number that starts at `start` (the scanner checked its grammar).

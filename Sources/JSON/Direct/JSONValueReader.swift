@@ -69,10 +69,9 @@ public struct JSONValueReader {
 
   /// A whole number in `T`'s range (`1e2` and `1.0` are whole, as for `init(from:)`).
   public func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(JSONDeclined) -> T {
-    guard kind == .number,
-      let value = NumberParsing.integer(
-        type, from: document.pointee.text(at: index), flags: document.pointee.flags(at: index))
-    else { throw JSONDeclined() }
+    guard kind == .number, let value = document.pointee.integer(type, at: index) else {
+      throw JSONDeclined()
+    }
     return value
   }
 
