@@ -620,6 +620,8 @@ private struct MemberNames {
   /// earlier member has, or nil if the names are unique.
   func firstDuplicate(in object: Int) -> Int? {
     let end = Int(tokens[object] & Token.payload)
+    // NB: one member, whatever its value (an enum case's `{"name":{…}}`): nothing to compare.
+    guard object + 2 < end, nextToken(after: object + 2) < end else { return nil }
     // NB: the usual small object in one pass: each name against the ones before it, whose keys
     // are kept on the stack (distinct names mostly differ at their first byte). A seventeenth
     // member sends the object to the table below.
