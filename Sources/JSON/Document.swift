@@ -171,10 +171,14 @@ struct Document {
     if word & Token.flag == 0 {
       // NB: without escapes the text is the name followed by the closing quote; no need to
       // find the string's end first.
-      let start = Int(word & Token.payload) + 1
-      let end = start + name.count
-      guard end < bytes.count, bytes[end] == ASCII.quote else { return false }
-      return bytesEqual(UnsafeBufferPointer(rebasing: bytes[start..<end]), name)
+      // NB: wrapping arithmetic and no slice: an offset is under 1 GiB, and the text is in
+      // bounds once its closing quote is (no checks to trap on in the hot lookups).
+      let start = Int(word & Token.payload) &+ 1
+      let end = start &+ name.count
+      guard end < bytes.count, bytes[end] == ASCII.quote, let base = bytes.baseAddress else {
+        return false
+      }
+      return bytesEqual(UnsafeBufferPointer(start: base + start, count: name.count), name)
     }
     return unescaped(text(at: index)).withUnsafeBufferPointer { bytesEqual($0, name) }
   }
@@ -191,10 +195,11 @@ struct Document {
     let hint = hints[slot]
     // NB: with no hint for this object, its first member: the first one asked for.
     let key =
-      hint >> 32 == UInt64(object + 1) ? Int(truncatingIfNeeded: hint & 0xFFFF_FFFF) : object + 1
+      hint >> 32 == UInt64(object &+ 1)
+      ? Int(truncatingIfNeeded: hint & 0xFFFF_FFFF) : object &+ 1
     if key > object, key < next(after: object), string(at: key, equals: name) {
-      hints[slot] = UInt64(object + 1) << 32 | UInt64(truncatingIfNeeded: next(after: key + 1))
-      return key + 1
+      hints[slot] = UInt64(object &+ 1) << 32 | UInt64(truncatingIfNeeded: next(after: key &+ 1))
+      return key &+ 1
     }
     return searchMember(named: name, in: object)
   }

@@ -729,25 +729,25 @@ func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>
   }
   if count >= 8 {
     var i = 0
-    while i + 8 < count {
+    while i &+ 8 < count {
       guard
         pa.loadUnaligned(fromByteOffset: i, as: UInt64.self)
           == pb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
       else { return false }
-      i += 8
+      i &+= 8
     }
-    return pa.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-      == pb.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+    return pa.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      == pb.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
   }
   if count >= 4 {
     return pa.loadUnaligned(as: UInt32.self) == pb.loadUnaligned(as: UInt32.self)
-      && pa.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-        == pb.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+      && pa.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+        == pb.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
   }
   if count >= 2 {
     return pa.loadUnaligned(as: UInt16.self) == pb.loadUnaligned(as: UInt16.self)
-      && pa.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)
-        == pb.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)
+      && pa.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
+        == pb.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
   }
   return count == 0 || pa.load(as: UInt8.self) == pb.load(as: UInt8.self)
 }
