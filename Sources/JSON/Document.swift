@@ -204,6 +204,44 @@ struct Document {
     return searchMember(named: name, in: object)
   }
 
+  /// ``member(named:in:)`` for the document at `document`, reading only the words it needs.
+  ///
+  /// NB: called as `document.pointee.member(…)`, the whole document was copied to the stack
+  /// first (the hint it stores could alias it, for all the compiler knows). A name with escapes
+  /// is left to ``searchMember(named:in:)``.
+  @inline(__always)
+  static func member(
+    named name: UnsafeBufferPointer<UInt8>, in object: Int, of document: UnsafePointer<Document>
+  ) -> Int? {
+    let hints = document.pointee.hints
+    let tokens = document.pointee.tokens
+    let slot = object & (Document.hintSlots - 1)
+    let hint = hints[slot]
+    let key =
+      hint >> 32 == UInt64(object &+ 1)
+      ? Int(truncatingIfNeeded: hint & 0xFFFF_FFFF) : object &+ 1
+    let objectWord = tokens[object]
+    let end = objectWord & Token.container != 0 ? Int(objectWord & Token.payload) : object &+ 1
+    if key > object, key < end {
+      let word = tokens[key]
+      let bytes = document.pointee.bytes
+      // NB: without escapes the text is the name followed by the closing quote.
+      let start = Int(word & Token.payload) &+ 1
+      let stop = start &+ name.count
+      if word & Token.flag == 0, stop < bytes.count, bytes[stop] == ASCII.quote,
+        let base = bytes.baseAddress,
+        bytesEqual(UnsafeBufferPointer(start: base + start, count: name.count), name)
+      {
+        let valueWord = tokens[key &+ 1]
+        let following =
+          valueWord & Token.container != 0 ? Int(valueWord & Token.payload) : key &+ 2
+        hints[slot] = UInt64(object &+ 1) << 32 | UInt64(truncatingIfNeeded: following)
+        return key &+ 1
+      }
+    }
+    return document.pointee.searchMember(named: name, in: object)
+  }
+
   /// ``member(named:in:)`` past its first guess: the members from the hint on, then from the
   /// first one up to the hint.
   @inline(never)

@@ -164,7 +164,7 @@ public struct JSONObjectReader {
 
   @inline(__always)
   private func find(_ name: StaticString) -> Int? {
-    name.withUTF8Buffer { document.pointee.member(named: $0, in: object) }
+    name.withUTF8Buffer { Document.member(named: $0, in: object, of: document) }
   }
 
   /// The member `name`, which must be there (`decode(_:forKey:)`).
