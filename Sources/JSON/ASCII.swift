@@ -84,6 +84,15 @@ enum ASCII {
     return quotes(word) | backslashHit & 0x8080_8080_8080_8080
   }
 
+  /// The high bits of the bytes of a little-endian word that are a backslash (the lowest mark
+  /// is always a real one).
+  @inline(__always)
+  static func backslashes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let backslashes = word ^ (ones &* UInt64(backslash))
+    return (backslashes &- ones) & ~backslashes & 0x8080_8080_8080_8080
+  }
+
   /// The high bits of the bytes of a little-endian word that are a quote (the lowest mark is
   /// always a real one).
   @inline(__always)

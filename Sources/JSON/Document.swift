@@ -100,13 +100,50 @@ struct Document {
     switch bytes[start] {
     case ASCII.quote:
       return UnsafeBufferPointer(
-        rebasing: bytes[
-          (start + 1)..<closingQuote(in: bytes, from: start + 1, escaped: word & Token.flag != 0)])
+        rebasing: bytes[(start + 1)..<stringEnd(at: index, from: start + 1, word: word)])
     case UInt8(ascii: "t"), UInt8(ascii: "n"): end = start + 4
     case UInt8(ascii: "f"): end = start + 5
     default: end = numberEnd(from: start)
     }
     return UnsafeBufferPointer(rebasing: bytes[start..<min(end, bytes.count)])
+  }
+
+  /// The offset of the closing quote of the string at `index`, whose text starts at `start`.
+  ///
+  /// NB: found backwards from the next value when that is a scalar: only whitespace, `,`, `:`,
+  /// `]` and `}` can stand between (a container opened there would be a token in between), so
+  /// the closing quote is the first quote before it, a step or two back however long the
+  /// string. Otherwise (a container next, or anything unexpected) searched forwards.
+  @inline(__always)
+  private func stringEnd(at index: Int, from start: Int, word: UInt32) -> Int {
+    var i = bytes.count
+    if index &+ 1 < count {
+      let following = tokens[index &+ 1]
+      i = following & Token.container == 0 ? Int(following & Token.payload) : start
+    }
+    i -= 1
+    while i >= start && i < bytes.count {
+      let byte = bytes[i]
+      if byte == ASCII.quote { return i }
+      guard byte <= ASCII.space || byte == ASCII.comma || byte == ASCII.colon
+        || byte == ASCII.closeBrace || byte == ASCII.closeBracket
+      else { break }
+      i -= 1
+    }
+    return closingQuote(in: bytes, from: start, escaped: word & Token.flag != 0)
+  }
+
+  /// The value of the number at `index` as a `T`, or nil when it is not a whole number in
+  /// `T`'s range: ``NumberParsing/integer(_:from:flags:)`` of its text.
+  ///
+  /// NB: a number without fraction or exponent is read where it is, its end found on the way.
+  @inline(__always)
+  func integer<T: FixedWidthInteger>(_ type: T.Type, at index: Int) -> T? {
+    let word = tokens[index]
+    guard word & Token.flag != 0 else {
+      return NumberParsing.integer(type, from: text(at: index), flags: flags(at: index))
+    }
+    return NumberParsing.integer(type, in: bytes, at: Int(word & Token.payload))
   }
 
   /// The offset past the number that starts at `start` (the scanner checked its grammar).
@@ -134,10 +171,14 @@ struct Document {
     if word & Token.flag == 0 {
       // NB: without escapes the text is the name followed by the closing quote; no need to
       // find the string's end first.
-      let start = Int(word & Token.payload) + 1
-      let end = start + name.count
-      guard end < bytes.count, bytes[end] == ASCII.quote else { return false }
-      return bytesEqual(UnsafeBufferPointer(rebasing: bytes[start..<end]), name)
+      // NB: wrapping arithmetic and no slice: an offset is under 1 GiB, and the text is in
+      // bounds once its closing quote is (no checks to trap on in the hot lookups).
+      let start = Int(word & Token.payload) &+ 1
+      let end = start &+ name.count
+      guard end < bytes.count, bytes[end] == ASCII.quote, let base = bytes.baseAddress else {
+        return false
+      }
+      return bytesEqual(UnsafeBufferPointer(start: base + start, count: name.count), name)
     }
     return unescaped(text(at: index)).withUnsafeBufferPointer { bytesEqual($0, name) }
   }
@@ -154,12 +195,51 @@ struct Document {
     let hint = hints[slot]
     // NB: with no hint for this object, its first member: the first one asked for.
     let key =
-      hint >> 32 == UInt64(object + 1) ? Int(truncatingIfNeeded: hint & 0xFFFF_FFFF) : object + 1
+      hint >> 32 == UInt64(object &+ 1)
+      ? Int(truncatingIfNeeded: hint & 0xFFFF_FFFF) : object &+ 1
     if key > object, key < next(after: object), string(at: key, equals: name) {
-      hints[slot] = UInt64(object + 1) << 32 | UInt64(truncatingIfNeeded: next(after: key + 1))
-      return key + 1
+      hints[slot] = UInt64(object &+ 1) << 32 | UInt64(truncatingIfNeeded: next(after: key &+ 1))
+      return key &+ 1
     }
     return searchMember(named: name, in: object)
+  }
+
+  /// ``member(named:in:)`` for the document at `document`, reading only the words it needs.
+  ///
+  /// NB: called as `document.pointee.member(…)`, the whole document was copied to the stack
+  /// first (the hint it stores could alias it, for all the compiler knows). A name with escapes
+  /// is left to ``searchMember(named:in:)``.
+  @inline(__always)
+  static func member(
+    named name: UnsafeBufferPointer<UInt8>, in object: Int, of document: UnsafePointer<Document>
+  ) -> Int? {
+    let hints = document.pointee.hints
+    let tokens = document.pointee.tokens
+    let slot = object & (Document.hintSlots - 1)
+    let hint = hints[slot]
+    let key =
+      hint >> 32 == UInt64(object &+ 1)
+      ? Int(truncatingIfNeeded: hint & 0xFFFF_FFFF) : object &+ 1
+    let objectWord = tokens[object]
+    let end = objectWord & Token.container != 0 ? Int(objectWord & Token.payload) : object &+ 1
+    if key > object, key < end {
+      let word = tokens[key]
+      let bytes = document.pointee.bytes
+      // NB: without escapes the text is the name followed by the closing quote.
+      let start = Int(word & Token.payload) &+ 1
+      let stop = start &+ name.count
+      if word & Token.flag == 0, stop < bytes.count, bytes[stop] == ASCII.quote,
+        let base = bytes.baseAddress,
+        bytesEqual(UnsafeBufferPointer(start: base + start, count: name.count), name)
+      {
+        let valueWord = tokens[key &+ 1]
+        let following =
+          valueWord & Token.container != 0 ? Int(valueWord & Token.payload) : key &+ 2
+        hints[slot] = UInt64(object &+ 1) << 32 | UInt64(truncatingIfNeeded: following)
+        return key &+ 1
+      }
+    }
+    return document.pointee.searchMember(named: name, in: object)
   }
 
   /// ``member(named:in:)`` past its first guess: the members from the hint on, then from the

@@ -183,7 +183,7 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   private func find(_ key: Key) -> Int? {
     guard !isEmpty else { return nil }
     var name = key.stringValue
-    return name.withUTF8 { document.pointee.member(named: $0, in: object) }
+    return name.withUTF8 { Document.member(named: $0, in: object, of: document) }
   }
 
   /// The object itself, when it stands for an unlabeled payload `_0` given bare:

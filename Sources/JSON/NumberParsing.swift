@@ -39,6 +39,40 @@ enum NumberParsing {
     return value
   }
 
+  /// The value of the number without fraction or exponent that starts at `start` in `bytes`
+  /// (the scanner checked it), as ``integer(_:from:flags:)`` reads its text: it ends at the
+  /// first byte that is not a digit.
+  @inline(__always)
+  static func integer<T: FixedWidthInteger>(
+    _ type: T.Type, in bytes: UnsafeBufferPointer<UInt8>, at start: Int
+  ) -> T? {
+    var i = start
+    guard i >= 0 && i < bytes.count else { return nil }
+    let negative = bytes[i] == ASCII.minus
+    if negative {
+      i += 1
+      guard T.isSigned else {
+        // NB: `-0` is 0 in any type, as for the text.
+        guard i < bytes.count, bytes[i] == ASCII.zero else { return nil }
+        return i + 1 < bytes.count && ASCII.isDigit(bytes[i + 1]) ? nil : 0
+      }
+    }
+    var value: T = 0
+    while i < bytes.count {
+      let digit = bytes[i] &- ASCII.zero
+      guard digit < 10 else { break }
+      let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+      let (next, o2) =
+        negative
+        ? times10.subtractingReportingOverflow(T(truncatingIfNeeded: digit))
+        : times10.addingReportingOverflow(T(truncatingIfNeeded: digit))
+      guard !o1 && !o2 else { return nil }
+      value = next
+      i += 1
+    }
+    return value
+  }
+
   /// Whether `text` is a whole number (`3`, `3.0`, `3e5`, not `3.5` or `3e-1`), whatever its size.
   static func isWhole(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
     let parts = Parts(text)

@@ -620,6 +620,8 @@ private struct MemberNames {
   /// earlier member has, or nil if the names are unique.
   func firstDuplicate(in object: Int) -> Int? {
     let end = Int(tokens[object] & Token.payload)
+    // NB: one member, whatever its value (an enum case's `{"name":{…}}`): nothing to compare.
+    guard object + 2 < end, nextToken(after: object + 2) < end else { return nil }
     // NB: the usual small object in one pass: each name against the ones before it, whose keys
     // are kept on the stack (distinct names mostly differ at their first byte). A seventeenth
     // member sends the object to the table below.
@@ -727,25 +729,25 @@ func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>
   }
   if count >= 8 {
     var i = 0
-    while i + 8 < count {
+    while i &+ 8 < count {
       guard
         pa.loadUnaligned(fromByteOffset: i, as: UInt64.self)
           == pb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
       else { return false }
-      i += 8
+      i &+= 8
     }
-    return pa.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-      == pb.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+    return pa.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      == pb.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
   }
   if count >= 4 {
     return pa.loadUnaligned(as: UInt32.self) == pb.loadUnaligned(as: UInt32.self)
-      && pa.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-        == pb.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+      && pa.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+        == pb.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
   }
   if count >= 2 {
     return pa.loadUnaligned(as: UInt16.self) == pb.loadUnaligned(as: UInt16.self)
-      && pa.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)
-        == pb.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)
+      && pa.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
+        == pb.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
   }
   return count == 0 || pa.load(as: UInt8.self) == pb.load(as: UInt8.self)
 }

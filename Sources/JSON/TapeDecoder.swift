@@ -135,12 +135,8 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
   @inline(__always)
   func decodeInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
     guard kind == .number else { throw mismatch("an integer") }
-    let text = document.pointee.text(at: index)
-    if let value = NumberParsing.integer(type, from: text, flags: document.pointee.flags(at: index))
-    {
-      return value
-    }
-    let whole = NumberParsing.isWhole(text)
+    if let value = document.pointee.integer(type, at: index) { return value }
+    let whole = NumberParsing.isWhole(document.pointee.text(at: index))
     throw mismatch(whole ? "an integer in \(T.self)'s range" : "an integer")
   }
 

@@ -52,6 +52,9 @@ private func syntaxError(_ document: [UInt8]) -> JSONError? {
     (bytes(#"{"a":1,"\u0061":2}"#), "", #"duplicate member name "a""#),
     (bytes(#"[0,{"x":[1,{"b":0,"c":1,"b":2}]}]"#), "/1/x/1", #"duplicate member name "b""#),
     (bytes(#"{"p":{"q\n\"":1,"q\n\"":2}}"#), "/p", #"duplicate member name "q\n\"""#),
+    // NB: a first member whose value is a container (an object with one such is not compared).
+    (bytes(#"{"a":{"b":1},"a":2}"#), "", #"duplicate member name "a""#),
+    (bytes(#"{"t":{"a":[1,2],"a":[]}}"#), "/t", #"duplicate member name "a""#),
     (
       bytes("{", .text((0..<40).map { #""k\#($0)":0,"# }.joined()), #""k7":1}"#), "",
       #"duplicate member name "k7""#

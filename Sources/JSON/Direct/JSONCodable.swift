@@ -151,6 +151,7 @@ extension JSONEncodable where Self: RawRepresentable, RawValue == String {
 
 // NB: as `Optional`'s Codable conformance: `null` is nil, anything else is the wrapped value.
 extension Optional: JSONDecodable where Wrapped: JSONDecodable {
+  @inlinable
   public init(json: JSONValueReader) throws(JSONDeclined) {
     self = json.isNull ? nil : try Wrapped(json: json)
   }
@@ -163,24 +164,28 @@ extension Optional: JSONEncodable where Wrapped: JSONEncodable {
 }
 
 extension Array: JSONDecodable where Element: JSONDecodable {
+  // NB: inlinable, so that a caller that knows `Element` (``JSONObjectReader``'s
+  // `decode(_:forKey:)`, inlined into a conformance) gets it specialized: each element read by
+  // a direct call and stored in place. Unspecialized, every element went through
+  // `Element`'s conformance and a generic `initialize(to:)`.
+  @inlinable
   public init(json: JSONValueReader) throws(JSONDeclined) {
     let count = try json.arrayCount()
-    let document = json.document
     var declined = false
-    // NB: written in place, not appended: `append` from this unspecialized code would look
-    // the array's type up at run time for every element.
+    // NB: written in place, not appended: `append` from unspecialized code would look the
+    // array's type up at run time for every element.
     self.init(unsafeUninitializedCapacity: count) { (elements, initialized) in
       guard let first = elements.baseAddress else { return }
-      var element = json.index + 1
+      var element = json.firstElement
       while initialized < count {
         do throws(JSONDeclined) {
-          (first + initialized).initialize(to: try Element(json: JSONValueReader(document, at: element)))
+          (first + initialized).initialize(to: try Element(json: element))
         } catch {
           declined = true
           return
         }
         initialized += 1
-        element = document.pointee.next(after: element)
+        element = element.nextElement
       }
     }
     if declined { throw JSONDeclined() }

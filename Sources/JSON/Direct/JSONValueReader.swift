@@ -38,6 +38,16 @@ public struct JSONValueReader {
     try T(json: self)
   }
 
+  /// The reader of the token after this one: an array's first element (if it has one).
+  @usableFromInline
+  var firstElement: JSONValueReader { JSONValueReader(document, at: index + 1) }
+
+  /// The reader of the value after this one and its contents: an array's next element.
+  @usableFromInline
+  var nextElement: JSONValueReader {
+    JSONValueReader(document, at: document.pointee.next(after: index))
+  }
+
   /// Whether the value is `null`.
   public var isNull: Bool { kind == .null }
 
@@ -49,9 +59,13 @@ public struct JSONValueReader {
     }
   }
 
+  // NB: inlined into the member readers (`decode(String.self, forKey:)`), one call less.
+  @inline(__always)
   public func string() throws(JSONDeclined) -> String {
     guard kind == .string else { throw JSONDeclined() }
-    return document.pointee.string(at: index)
+    // NB: `Document.string(at:)` written out, so that it is inlined here too.
+    return makeString(
+      document.pointee.text(at: index), escaped: document.pointee.tokens[index] & Token.flag != 0)
   }
 
   /// Calls `body` with the UTF-8 of the string, unescaped, without making a `String`: for a
@@ -69,10 +83,9 @@ public struct JSONValueReader {
 
   /// A whole number in `T`'s range (`1e2` and `1.0` are whole, as for `init(from:)`).
   public func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(JSONDeclined) -> T {
-    guard kind == .number,
-      let value = NumberParsing.integer(
-        type, from: document.pointee.text(at: index), flags: document.pointee.flags(at: index))
-    else { throw JSONDeclined() }
+    guard kind == .number, let value = document.pointee.integer(type, at: index) else {
+      throw JSONDeclined()
+    }
     return value
   }
 
@@ -151,7 +164,7 @@ public struct JSONObjectReader {
 
   @inline(__always)
   private func find(_ name: StaticString) -> Int? {
-    name.withUTF8Buffer { document.pointee.member(named: $0, in: object) }
+    name.withUTF8Buffer { Document.member(named: $0, in: object, of: document) }
   }
 
   /// The member `name`, which must be there (`decode(_:forKey:)`).
@@ -168,14 +181,28 @@ public struct JSONObjectReader {
     return JSONValueReader(document, at: value)
   }
 
+  /// ``required(_:)`` for the inlinable readers.
+  @usableFromInline
+  func requiredValue(_ name: StaticString) throws(JSONDeclined) -> JSONValueReader {
+    try required(name)
+  }
+
+  /// ``present(_:)`` for the inlinable readers.
+  @usableFromInline
+  func presentValue(_ name: StaticString) -> JSONValueReader? { present(name) }
+
   /// Whether the object has a member `name`.
   public func contains(_ name: StaticString) -> Bool { find(name) != nil }
 
   /// The member `name`, as `decode(_:forKey:)` reads it; declines if it is missing.
+  ///
+  /// NB: inlinable, so that `T(json:)` is called (and specialized) where `T` is known, not
+  /// through its conformance: for an array, no look-up of the element type for each element.
+  @inlinable
   public func decode<T: JSONDecodable>(
     _ type: T.Type, forKey name: StaticString
   ) throws(JSONDeclined) -> T {
-    try T(json: required(name))
+    try T(json: requiredValue(name))
   }
 
   // NB: the scalars written out, so the hottest members skip the generic call.
@@ -192,10 +219,11 @@ public struct JSONObjectReader {
   }
 
   /// The member `name`, as `decodeIfPresent(_:forKey:)` reads it: nil if missing or `null`.
+  @inlinable
   public func decodeIfPresent<T: JSONDecodable>(
     _ type: T.Type, forKey name: StaticString
   ) throws(JSONDeclined) -> T? {
-    guard let value = present(name) else { return nil }
+    guard let value = presentValue(name) else { return nil }
     return try T(json: value)
   }
 
