@@ -42,6 +42,15 @@ extension JSONDecodable {
   public static func decodeJSON(
     from buffer: UnsafeBufferPointer<UInt8>, with decoder: JSONDecoder
   ) throws(JSONError) -> Self {
+    try decodeScanning(from: buffer, with: decoder)
+  }
+
+  /// What ``decodeJSON(from:with:)`` does for any type: scans the whole document, then reads
+  /// the value from it (what a type with a faster way of its own falls back to).
+  @inlinable
+  static func decodeScanning(
+    from buffer: UnsafeBufferPointer<UInt8>, with decoder: JSONDecoder
+  ) throws(JSONError) -> Self {
     // NB: the size test inline, so a small action (the common case) pays no call for it.
     if buffer.count > JSONDecoder.probeThreshold { try decoder.probe(Self.self, buffer) }
     var result: Self?
