@@ -22,8 +22,8 @@ struct FIFO<Element> {
   mutating func append(_ element: Element) {
     let unique = isKnownUniquelyReferenced(&storage)
     let header = storage?.header ?? FIFOHeader(head: 0, count: 0, capacity: 0)
-    if header.count == header.capacity || !unique {
-      let full = header.count == header.capacity
+    let full = header.count == header.capacity
+    if full || !unique {
       storage = FIFOStorage.make(
         capacity: full ? max(4, header.capacity * 2) : header.capacity, from: storage,
         unique: unique)

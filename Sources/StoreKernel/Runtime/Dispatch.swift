@@ -91,10 +91,8 @@ class DispatchControl: Inbox, @unchecked Sendable {
     // NB: nothing to wait for: returns before making the sleeper. Once made, every callback
     // and every dispatch signals it (a lock and a broadcast each); a host that sets its
     // handler or unsubscribes while no other thread delivers never needs one (issue 17: the
-    // effect round trip). The loop below checks the same state again once the sleeper is made.
-    let dispatcher = thread.load(ordering: .acquiring)
-    if isUnwound || dispatcher == 0 || dispatcher == me { return }
-    if !untilIdle && !inCallback.load(ordering: .acquiring) { return }
+    // effect round trip). The loop below asks again once the sleeper is made.
+    guard mustWait(me, untilIdle: untilIdle) else { return }
     // NB: the sleeper is made (an atomic exchange, a full barrier) before the state below is
     // read; `signal` reads whether it is made after changing the state, behind a full fence.
     // Either the change is seen here, or the sleeper there, and then its broadcast, taken
@@ -102,10 +100,7 @@ class DispatchControl: Inbox, @unchecked Sendable {
     let sleeper = self.sleeper.object { Sleeper() }
     let mutex = sleeper.mutex, changed = sleeper.changed
     pthread_mutex_lock(mutex)
-    while !isUnwound {
-      let dispatcher = thread.load(ordering: .acquiring)
-      guard dispatcher != 0, dispatcher != me else { break }
-      guard untilIdle || inCallback.load(ordering: .acquiring) else { break }
+    while mustWait(me, untilIdle: untilIdle) {
       // NB: timed, so that a dispatcher found unwound by its own thread's next call (which
       // signals) or never found cannot hold this thread for longer than a tick at a time.
       var deadline = timespec()
@@ -118,6 +113,15 @@ class DispatchControl: Inbox, @unchecked Sendable {
       pthread_cond_timedwait(changed, mutex, &deadline)
     }
     pthread_mutex_unlock(mutex)
+  }
+
+  /// Whether thread `me` has to wait: another thread is delivering (`untilIdle`) or is inside
+  /// a callback, and the store is not unwound.
+  private final func mustWait(_ me: UInt, untilIdle: Bool) -> Bool {
+    guard !isUnwound else { return false }
+    let dispatcher = thread.load(ordering: .acquiring)
+    guard dispatcher != 0, dispatcher != me else { return false }
+    return untilIdle || inCallback.load(ordering: .acquiring)
   }
 
   /// Marks the store unwound: its dispatcher is gone.

@@ -684,8 +684,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
         table.nextID &+= 1
         if let leaf {
           leaf.id = id
-          table.open.insert(
-            OpenRequest(leaf: leaf), for: UInt(id))
+          table.open.insert(OpenRequest(leaf: leaf), for: UInt(id))
         }
         return id
       }
