@@ -534,10 +534,9 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
 
   /// Adds `region` as the newest region running under `id`.
   private func register(_ region: Region, id: CancelID) {
-    guard let oldest = cancellables[id] else {
-      cancellables[id] = region
-      return
-    }
+    // NB: one probe when the id is new (the usual case: a lookup, then an insert, was two).
+    guard let oldest = cancellables.updateValue(region, forKey: id) else { return }
+    cancellables[id] = oldest
     var newest = oldest
     while let next = newest.nextWithSameID { newest = next }
     newest.nextWithSameID = region
@@ -549,13 +548,15 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     if let previous = region.previousWithSameID {
       previous.nextWithSameID = next
       next?.previousWithSameID = previous
-    } else if cancellables[id] === region {
-      if let next {
+    } else if let next {
+      if cancellables[id] === region {
         next.previousWithSameID = nil
         cancellables[id] = next
-      } else {
-        cancellables.removeValue(forKey: id)
       }
+    } else if let oldest = cancellables.removeValue(forKey: id), oldest !== region {
+      // NB: removed first, put back if it was another region's (one probe, not two, for the
+      // usual lone region of its id).
+      cancellables[id] = oldest
     }
     region.nextWithSameID = nil
     region.previousWithSameID = nil
@@ -724,17 +725,14 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       guard request.kind == .stream else { throw .notAStream(id) }
       accepted.completes = true
     }
-    let applyAnswer = try withRequests { (table) throws(StoreError) in
-      _ = try table.openRequest(id)
-      if accepted.ends { table.open[UInt(id)]?.ended = true }
-      if let action {
-        accepted.hasAction = true
-        table.acceptedActions.append(action)
-      }
+    accepted.hasAction = action != nil
+    let applier = try withRequests { (table) throws(StoreError) in
+      try table.admit(id, ending: accepted.ends)
+      if let action { table.acceptedActions.append(action) }
       table.accepted.append(accepted)
-      return table.applyAnswer
+      return table.applier
     }
-    inbox.push(applyAnswer)
+    inbox.push(applier.apply)
   }
 
   /// An accepted answer, waiting in the table of requests for the holder: an answer (its action,
@@ -848,20 +846,47 @@ struct RequestTable<Action>: @unchecked Sendable {
   var accepted = FIFO<StoreCore<Action>.AcceptedAnswer>()
   var acceptedActions = FIFO<Action>()
   /// Applies the oldest accepted answer (see ``StoreCore/accept(_:for:)``).
-  let applyAnswer: () -> Void
+  let applier: AnswerApplier<Action>
 
-  init(applyAnswer: @escaping () -> Void) { self.applyAnswer = applyAnswer }
+  init(applyAnswer: @escaping () -> Void) { self.applier = AnswerApplier(apply: applyAnswer) }
 
   @inline(__always)
   func openRequest(_ id: UInt64) throws(StoreError) -> OpenRequest<Action> {
-    guard let request = open[UInt(id)] else {
-      throw id > 0 && id < nextID ? .finishedRequest(id) : .unknownRequest(id)
-    }
-    guard !request.ended else {
-      throw request.leaf.kind == .oneShot ? .alreadyAnswered(id) : .finishedRequest(id)
-    }
+    guard let request = open[UInt(id)], !request.ended else { throw refusal(of: id) }
     return request
   }
+
+  /// Why request `id` takes no answer: it is not open, or an answer that ends it was accepted.
+  @inline(never)
+  func refusal(of id: UInt64) -> StoreError {
+    guard let request = open[UInt(id)] else {
+      return id > 0 && id < nextID ? .finishedRequest(id) : .unknownRequest(id)
+    }
+    return request.leaf.kind == .oneShot ? .alreadyAnswered(id) : .finishedRequest(id)
+  }
+}
+
+extension RequestTable {
+  /// Checks again that request `id` takes an answer (another thread may have answered it since
+  /// the first look), and marks it ended if the answer ends it.
+  ///
+  /// NB: one probe, changing the entry where it is: `open[id]?.ended = true` went through the
+  /// table's `_modify` coroutine, whose frame was allocated (a malloc and a free per answer).
+  @inline(__always)
+  mutating func admit(_ id: UInt64, ending: Bool) throws(StoreError) {
+    guard let slot = open.slot(of: UInt(id)), open.values[slot]?.ended == false else {
+      throw refusal(of: id)
+    }
+    if ending { open.values[slot]?.ended = true }
+  }
+}
+
+/// What applies the oldest accepted answer (see ``StoreCore/accept(_:for:)``).
+///
+/// NB: a struct around the function, so that it leaves the table's lock as the generic result
+/// of `withRequests` without a reabstraction thunk (a closure allocated per answer).
+struct AnswerApplier<Action> {
+  let apply: () -> Void
 }
 
 struct OpenRequest<Action>: @unchecked Sendable {
