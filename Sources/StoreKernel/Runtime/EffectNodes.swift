@@ -19,9 +19,27 @@ class EffectNode: @unchecked Sendable {
   /// predecessor's `next` (or the region's `firstChild`).
   fileprivate(set) var next: EffectNode?
   fileprivate(set) unowned(unsafe) var previous: EffectNode?
+  /// The cancellation id the node runs under, registered with its store: a region of
+  /// `.cancellable(id:)`, or a host request that is the whole body of one (it needs no region of
+  /// its own); nil for the others.
+  var cancelID: CancelID?
+  /// The next and previous nodes registered under the same `cancelID` (``StoreCore`` keeps the
+  /// oldest).
+  var nextWithSameID: EffectNode?
+  unowned(unsafe) var previousWithSameID: EffectNode?
 
   /// What the node is, for test diagnostics.
   var summary: String { "an effect" }
+
+  /// Whether `node` runs inside this node (or is it).
+  final func isAncestor(of node: EffectNode) -> Bool {
+    var current: EffectNode? = node
+    while let candidate = current {
+      if candidate === self { return true }
+      current = candidate.parent
+    }
+    return false
+  }
 }
 
 /// What a store does when an effect completes (``StoreCore/complete(_:)``).
@@ -40,16 +58,12 @@ enum Completion {
 ///
 /// A region finishes when its body (the effect started in it) is done and it has no children left.
 final class Region: EffectNode, @unchecked Sendable {
-  let id: CancelID?
   /// The oldest and newest children (nil: none).
   private(set) var firstChild: EffectNode?
   private(set) unowned(unsafe) var lastChild: EffectNode?
   var isCancelled = false
   var bodyDone = false
   var finished = false
-  /// The next and previous regions running under the same `id` (``StoreCore`` keeps the oldest).
-  var nextWithSameID: Region?
-  unowned(unsafe) var previousWithSameID: Region?
   /// The concatenation that is the region's body, while it runs (a debounce's wait, then its
   /// effect): what lets ``StoreCore`` restart a waiting debounce in place.
   ///
@@ -57,7 +71,10 @@ final class Region: EffectNode, @unchecked Sendable {
   /// when it goes away (it holds the region, so the region outlives it).
   unowned(unsafe) var body: AnyObject?
 
-  init(id: CancelID?) { self.id = id }
+  init(id: CancelID?) {
+    super.init()
+    cancelID = id
+  }
 
   deinit {
     // NB: unlinked one at a time: releasing a long list through its `next` links would recurse
@@ -101,17 +118,7 @@ final class Region: EffectNode, @unchecked Sendable {
     return children
   }
 
-  override var summary: String { id.map { "effects cancellable by \($0)" } ?? "effects" }
-
-  /// Whether `node` runs inside this region (or is it).
-  func isAncestor(of node: EffectNode) -> Bool {
-    var current: EffectNode? = node
-    while let candidate = current {
-      if candidate === self { return true }
-      current = candidate.parent
-    }
-    return false
-  }
+  override var summary: String { cancelID.map { "effects cancellable by \($0)" } ?? "effects" }
 }
 
 /// The task of a `.run` effect.

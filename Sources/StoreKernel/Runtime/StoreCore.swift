@@ -97,12 +97,12 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   @usableFromInline let actions: UnsafeMutablePointer<FIFO<Action>>
   /// The region every effect of the store runs in; made by the first effect (holder).
   lazy var root = Region(id: nil)
-  /// The oldest region running under each cancellation id; the others follow it through
-  /// `Region.nextWithSameID`, oldest first.
+  /// The oldest node running under each cancellation id (a region, or a lone host request);
+  /// the others follow it through `EffectNode.nextWithSameID`, oldest first.
   ///
-  /// NB: a chain through the regions, not an array per id: starting and finishing a
+  /// NB: a chain through the nodes, not an array per id: starting and finishing a
   /// cancellable effect (a debounce restarted on every keystroke) allocates nothing here.
-  private var cancellables: [CancelID: Region] = [:]
+  private var cancellables: [CancelID: EffectNode] = [:]
   var throttles: [CancelID: ThrottleState<Action>] = [:]
   /// Leaves (tasks, timers, requests) running; what a test store's `finish` checks.
   private(set) var liveLeafCount = 0
@@ -265,6 +265,12 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
         complete(done)
         return
       }
+      // NB: a lone host request (`.request(…).cancellable(id:)`, the usual shape) is registered
+      // under the id itself: a region around it would only hold it (issue 17: the effect round
+      // trip). Cancelling either cancels the request; its completion is the region's.
+      if case let .request(request) = effect.operation {
+        return startRequest(request, in: region, sink: sink, done: done, cancelID: id)
+      }
       let child = Region(id: id)
       attach(child, to: region)
       child.done = done
@@ -317,7 +323,8 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   ) -> Bool {
     guard case let .concatenate(effects) = effect.operation,
       case let .sleep(duration)? = effects.first?.operation,
-      let waiting = cancellables[id], waiting.nextWithSameID == nil, waiting.parent === region,
+      let registered = cancellables[id], registered.nextWithSameID == nil,
+      let waiting = registered as? Region, waiting.parent === region,
       waiting.done == nil, !waiting.isCancelled, !region.isCancelled,
       let body = waiting.body,
       ObjectIdentifier(type(of: body)) == ObjectIdentifier(Concatenation<Action>.self)
@@ -370,6 +377,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// Ends a leaf: detaches it, calls its `done`, and lets its region finish if that was the last.
   func finish(_ leaf: EffectNode) {
     guard let parent = leaf.parent else { return }
+    if let id = leaf.cancelID { unregister(leaf, id: id) }
     parent.remove(leaf)
     leaf.parent = nil
     liveLeafCount -= 1
@@ -395,7 +403,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   func settle(_ region: Region) {
     guard region.bodyDone, region.hasNoChildren, !region.finished else { return }
     region.finished = true
-    if let id = region.id { unregister(region, id: id) }
+    if let id = region.cancelID { unregister(region, id: id) }
     guard let parent = region.parent else { return }
     parent.remove(region)
     region.parent = nil
@@ -532,8 +540,9 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     onHolder { [self] in self.cancel(id: id) }
   }
 
-  /// Adds `region` as the newest region running under `id`.
-  private func register(_ region: Region, id: CancelID) {
+  /// Adds `node` (a region, or a lone request) as the newest node running under `id`.
+  private func register(_ region: EffectNode, id: CancelID) {
+    region.cancelID = id
     // NB: one probe when the id is new (the usual case: a lookup, then an insert, was two).
     guard let oldest = cancellables.updateValue(region, forKey: id) else { return }
     cancellables[id] = oldest
@@ -543,7 +552,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     region.previousWithSameID = newest
   }
 
-  private func unregister(_ region: Region, id: CancelID) {
+  private func unregister(_ region: EffectNode, id: CancelID) {
     let next = region.nextWithSameID
     if let previous = region.previousWithSameID {
       previous.nextWithSameID = next
@@ -562,9 +571,9 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     region.previousWithSameID = nil
   }
 
-  /// The regions running under `id`, oldest first.
-  func regions(for id: CancelID) -> [Region] {
-    var regions: [Region] = []
+  /// The nodes (regions, lone requests) running under `id`, oldest first.
+  func regions(for id: CancelID) -> [EffectNode] {
+    var regions: [EffectNode] = []
     var region = cancellables[id]
     while let current = region {
       regions.append(current)
@@ -586,7 +595,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   ///
   /// NB: `.cancellable(id: x, cancelInFlight: true)` nested in another of the same id would
   /// otherwise cancel the effect it is part of, and deliver nothing (upstream delivers once).
-  func cancel(id: CancelID, sparingAncestorsOf region: Region) {
+  func cancel(id: CancelID, sparingAncestorsOf region: EffectNode) {
     guard let oldest = cancellables[id] else { return }
     guard oldest.nextWithSameID != nil else {
       if !oldest.isAncestor(of: region) { cancel(oldest) }
@@ -615,6 +624,8 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       if let ticket = leaf.timer { _ = clock.madeTimers?.cancel(ticket) }
       finish(leaf)
     case let leaf as HostRequest<Action>:
+      // NB: a request that has finished is not cancelled again (no cancel notice for it).
+      guard leaf.parent != nil else { return }
       withRequests { _ = $0.open.remove(UInt(leaf.id)) }
       report("request #\(leaf.id) \"\(leaf.name)\" cancelled")
       if queuedRequests {
@@ -631,10 +642,13 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// The leaves still running, for a test store's failure message.
   var liveLeaves: [EffectNode] { liveLeaves(in: [root]) }
 
-  /// The leaves still running inside `regions`, oldest first.
-  func liveLeaves(in regions: [Region]) -> [EffectNode] {
+  /// The leaves still running inside `nodes` (or among them), oldest first.
+  func liveLeaves(in nodes: [EffectNode]) -> [EffectNode] {
     var leaves: [EffectNode] = []
-    var regions = regions
+    var regions: [Region] = []
+    for node in nodes {
+      if let region = node as? Region { regions.append(region) } else { leaves.append(node) }
+    }
     while let region = regions.popLast() {
       for child in region.orderedChildren {
         if let child = child as? Region { regions.append(child) } else { leaves.append(child) }
@@ -645,9 +659,11 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
 
   // MARK: - Host requests
 
+  /// Starts `request` in `region`; with `cancelID`, as the whole body of a `.cancellable(id:)`
+  /// effect (registered under the id itself).
   private func startRequest(
     _ request: HostRequest<Action>, in region: Region, sink: ThrottleSink<Action>?,
-    done: Completion?
+    done: Completion?, cancelID: CancelID? = nil
   ) {
     let waits = request.kind != .fireAndForget
     // NB: the leaf is made first so that the table of open requests holds it: an answer then
@@ -660,6 +676,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     if let leaf {
       attach(leaf, to: region)
       leaf.done = done
+      if let cancelID { register(leaf, id: cancelID) }
     }
     report("request #\(id) \"\(request.name)\" \(String(decoding: payload, as: UTF8.self))")
     let info = HostRequestInfo(id: id, name: request.name, payload: payload, kind: request.kind)
