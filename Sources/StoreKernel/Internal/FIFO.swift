@@ -19,7 +19,10 @@ struct FIFO<Element> {
   @inlinable var isEmpty: Bool { storage?.header.count ?? 0 == 0 }
   var count: Int { storage?.header.count ?? 0 }
 
-  mutating func append(_ element: Element) {
+  /// NB: `consuming`, and the element moved into its slot outside any closure: a closure
+  /// capturing it made the store copy each event and action it queued, then destroy the
+  /// original (generic value witnesses for a multi-payload enum: ~100 instructions an event).
+  mutating func append(_ element: consuming Element) {
     let unique = isKnownUniquelyReferenced(&storage)
     let header = storage?.header ?? FIFOHeader(head: 0, count: 0, capacity: 0)
     let full = header.count == header.capacity
@@ -30,13 +33,15 @@ struct FIFO<Element> {
     }
     // NB: never nil here (made above when it was).
     guard let storage else { return }
-    storage.withUnsafeMutablePointers { header, elements in
+    // NB: the buffer stays where it is while `self.storage` holds it, so its slot's address is
+    // good after the closure.
+    let slot = storage.withUnsafeMutablePointers { header, elements in
       let (head, count) = (header.pointee.head, header.pointee.count)
       let end = head &+ count
-      (elements + (end < header.pointee.capacity ? end : end &- header.pointee.capacity))
-        .initialize(to: element)
       header.pointee.count = count &+ 1
+      return elements + (end < header.pointee.capacity ? end : end &- header.pointee.capacity)
     }
+    slot.initialize(to: element)
   }
 
   mutating func popFirst() -> Element? {

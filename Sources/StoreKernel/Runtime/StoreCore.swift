@@ -200,7 +200,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   // MARK: - Outbox (holder)
 
   /// Queues an event for the host, delivered once the store is let go.
-  func post(_ event: Outgoing) {
+  func post(_ event: consuming Outgoing) {
     outbox.append(event)
     outboxCount.add(1, ordering: .releasing)
   }
@@ -225,7 +225,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   // MARK: - Running effects (holder)
 
   /// Feeds an action back, through a throttle if the effect has one.
-  func emit(_ action: Action, to sink: ThrottleSink<Action>?) {
+  func emit(_ action: consuming Action, to sink: ThrottleSink<Action>?) {
     guard !isClosed else { return }
     if let sink {
       sink.receive(action)
@@ -745,7 +745,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     accepted.hasAction = action != nil
     let applier = try withRequests { (table) throws(StoreError) in
       try table.admit(id, ending: accepted.ends)
-      if let action { table.acceptedActions.append(action) }
+      if let action = action.take() { table.acceptedActions.append(action) }
       table.accepted.append(accepted)
       return table.applier
     }
@@ -788,7 +788,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       if let action = leaf.failure(HostFailure(message)) { emit(action, to: leaf.sink) }
     } else if accepted.completes {
       if let action = leaf.finished() { emit(action, to: leaf.sink) }
-    } else if let action {
+    } else if let action = action.take() {
       emit(action, to: leaf.sink)
     }
     guard accepted.ends else { return }
