@@ -66,3 +66,25 @@ import Testing
   }
   #expect(Tracked.alive == 0)
 }
+
+@Test func fifoMovesItsFirstElementIntoASlot() {
+  var queue = FIFO<String>()
+  let slot = UnsafeMutablePointer<String>.allocate(capacity: 1)
+  defer { slot.deallocate() }
+  let movedFromEmpty = queue.moveFirst(to: slot)
+  #expect(!movedFromEmpty)
+  for step in 0..<6 { queue.append("element number \(step)") }
+  _ = queue.popFirst()
+  // NB: wrapped, then a copy sharing the buffer: moving out of one leaves the other whole.
+  for step in 6..<9 { queue.append("element number \(step)") }
+  var copy = queue
+  let moved = queue.moveFirst(to: slot)
+  #expect(moved)
+  #expect(slot.move() == "element number 1")
+  var rest: [String] = []
+  while queue.moveFirst(to: slot) { rest.append(slot.move()) }
+  #expect(rest == (2..<9).map { "element number \($0)" })
+  #expect(queue.isEmpty && copy.count == 8)
+  let first = copy.popFirst()
+  #expect(first == "element number 1")
+}

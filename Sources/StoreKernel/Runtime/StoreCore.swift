@@ -727,14 +727,19 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     guard !isClosed else { throw .closed }
     let request = try withRequests { (table) throws(StoreError) in try table.openRequest(id).leaf }
     var accepted = AcceptedAnswer(leaf: request)
-    var action: Action?
     switch answer {
     case let .value(bytes):
+      accepted.ends = request.kind == .oneShot
+      let action: Action?
       do throws(JSONError) {
-        accepted.ends = request.kind == .oneShot
         action = try request.answer(bytes)
       } catch {
         throw .badAnswer(id, error)
+      }
+      // NB: the action moved out of its optional, not copied (see `FIFO.moveFirst(to:)`).
+      if let action = consume action {
+        accepted.hasAction = true
+        return try queue(accepted, for: id) { $0.acceptedActions.append(action) }
       }
     case let .failure(message):
       accepted.failure = message
@@ -742,10 +747,18 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       guard request.kind == .stream else { throw .notAStream(id) }
       accepted.completes = true
     }
-    accepted.hasAction = action != nil
+    try queue(accepted, for: id) { _ in }
+  }
+
+  /// Admits `accepted` for request `id` under the table's lock (`addAction` queues its action,
+  /// if any), then queues its application for the holder.
+  @inline(__always)
+  private func queue(
+    _ accepted: AcceptedAnswer, for id: UInt64, _ addAction: (inout RequestTable<Action>) -> Void
+  ) throws(StoreError) {
     let applier = try withRequests { (table) throws(StoreError) in
       try table.admit(id, ending: accepted.ends)
-      if let action = action.take() { table.acceptedActions.append(action) }
+      addAction(&table)
       table.accepted.append(accepted)
       return table.applier
     }
@@ -770,29 +783,37 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
 
   /// Applies the oldest accepted answer (holder). A request cancelled since takes it silently.
   private func applyAcceptedAnswer() {
-    var action: Action?
-    let taken = withRequests { table -> AcceptedAnswer? in
-      guard let accepted = table.accepted.popFirst() else { return nil }
-      if accepted.hasAction { action = table.acceptedActions.popFirst() }
-      // NB: removed here, under the same lock, if it is the answer that ends the request (a
-      // request cancelled since is already gone; ids are never reused).
-      if accepted.ends { _ = table.open.remove(UInt(accepted.leaf.id)) }
-      return accepted
+    // NB: the answer's action is moved out of the table into this slot, not into an `Action?`
+    // (see `FIFO.moveFirst(to:)`); every path below moves it out again.
+    withUnsafeTemporaryAllocation(of: Action.self, capacity: 1) { buffer in
+      guard let slot = buffer.baseAddress else { return }
+      let taken = withRequests { table -> (accepted: AcceptedAnswer, moved: Bool)? in
+        guard let accepted = table.accepted.popFirst() else { return nil }
+        let moved = accepted.hasAction && table.acceptedActions.moveFirst(to: slot)
+        // NB: removed here, under the same lock, if it is the answer that ends the request (a
+        // request cancelled since is already gone; ids are never reused).
+        if accepted.ends { _ = table.open.remove(UInt(accepted.leaf.id)) }
+        return (accepted, moved)
+      }
+      guard let (accepted, moved) = consume taken else { return }
+      let leaf = accepted.leaf
+      // NB: a leaf cancelled (so finished) since the answer was accepted has no parent: its
+      // action is dropped.
+      guard leaf.parent != nil else {
+        if moved { slot.deinitialize(count: 1) }
+        return
+      }
+      if moved {
+        emit(slot.move(), to: leaf.sink)
+      } else if let message = accepted.failure {
+        report("request #\(leaf.id) \"\(leaf.name)\" failed: \(JSONError.quoted(message))")
+        if let action = leaf.failure(HostFailure(message)) { emit(action, to: leaf.sink) }
+      } else if accepted.completes {
+        if let action = leaf.finished() { emit(action, to: leaf.sink) }
+      }
+      guard accepted.ends else { return }
+      finish(leaf)
     }
-    guard let accepted = taken else { return }
-    let leaf = accepted.leaf
-    // NB: a leaf cancelled (so finished) since the answer was accepted has no parent.
-    guard leaf.parent != nil else { return }
-    if let message = accepted.failure {
-      report("request #\(leaf.id) \"\(leaf.name)\" failed: \(JSONError.quoted(message))")
-      if let action = leaf.failure(HostFailure(message)) { emit(action, to: leaf.sink) }
-    } else if accepted.completes {
-      if let action = leaf.finished() { emit(action, to: leaf.sink) }
-    } else if let action = action.take() {
-      emit(action, to: leaf.sink)
-    }
-    guard accepted.ends else { return }
-    finish(leaf)
   }
 
   // MARK: - Closing (holder)
