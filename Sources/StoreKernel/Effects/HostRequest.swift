@@ -76,13 +76,19 @@ public struct HostRequestHandler: Sendable {
 /// value returned twice) gets a copy (issue 17: the effect round trip). Its request fields are
 /// immutable, so any thread may read them; the leaf's fields belong to the store's holder.
 @usableFromInline
-final class HostRequest<Action>: EffectNode, @unchecked Sendable {
+class HostRequest<Action>: EffectNode, @unchecked Sendable {
   let name: String
   /// NB: encoded when the effect is made, so that a payload that cannot be encoded fails the
   /// request (through `failure`) instead of reaching the host.
   let payload: Result<[UInt8], JSONError>
   let kind: HostRequestKind
-  let answer: @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Action?
+  /// Decodes an answer of this request (the first argument) into its action, if any.
+  ///
+  /// NB: given the request, so that it can read what it needs from it (a
+  /// ``MappedHostRequest``'s `response`) instead of capturing it: a closure that captures
+  /// nothing allocates nothing.
+  let answer:
+    @Sendable (HostRequest<Action>, UnsafeBufferPointer<UInt8>) throws(JSONError) -> Action?
   let failure: @Sendable (HostFailure) -> Action?
   let finished: @Sendable () -> Action?
 
@@ -97,7 +103,8 @@ final class HostRequest<Action>: EffectNode, @unchecked Sendable {
 
   init(
     name: String, payload: Result<[UInt8], JSONError>, kind: HostRequestKind,
-    answer: @escaping @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Action?,
+    answer: @escaping @Sendable (HostRequest<Action>, UnsafeBufferPointer<UInt8>) throws(JSONError)
+      -> Action?,
     failure: @escaping @Sendable (HostFailure) -> Action?,
     finished: @escaping @Sendable () -> Action?
   ) {
@@ -111,29 +118,75 @@ final class HostRequest<Action>: EffectNode, @unchecked Sendable {
 
   /// The leaf of this request started with `sink`: the object itself the first time, a copy
   /// after that.
-  func claimForLeaf(sink: ThrottleSink<Action>?) -> HostRequest {
-    let leaf =
-      claimed.exchange(true, ordering: .relaxed)
-      ? HostRequest(
-        name: name, payload: payload, kind: kind, answer: answer, failure: failure,
-        finished: finished)
-      : self
+  final func claimForLeaf(sink: ThrottleSink<Action>?) -> HostRequest {
+    let leaf = claimed.exchange(true, ordering: .relaxed) ? copy() : self
     leaf.sink = sink
     return leaf
+  }
+
+  /// A new request with the same request fields (of the same class).
+  func copy() -> HostRequest {
+    HostRequest(
+      name: name, payload: payload, kind: kind, answer: answer, failure: failure,
+      finished: finished)
   }
 
   override var summary: String {
     "host request #\(id) \"\(name)\"" + (kind == .stream ? " (stream)" : "")
   }
 
-  func map<T>(_ transform: @escaping @Sendable (Action) -> T) -> HostRequest<T> {
-    let (answer, failure, finished) = (self.answer, self.failure, self.finished)
+  final func map<T>(_ transform: @escaping @Sendable (Action) -> T) -> HostRequest<T> {
+    let (failure, finished) = (self.failure, self.finished)
     return HostRequest<T>(
       name: name, payload: payload, kind: kind,
-      answer: { (bytes) throws(JSONError) in try answer(bytes).map(transform) },
+      answer: { [self] (_, bytes) throws(JSONError) in try answer(self, bytes).map(transform) },
       failure: { failure($0).map(transform) },
       finished: { finished().map(transform) })
   }
+}
+
+/// A request whose answers are decoded as `Response` and become actions through `response`,
+/// kept here: the answer function reads it from the request (see `HostRequest.answer`).
+///
+/// NB: a closure capturing `response` was a second allocation per request (issue 17: the effect
+/// round trip).
+final class MappedHostRequest<Action, Response>: HostRequest<Action>, @unchecked Sendable {
+  let response: @Sendable (Response) -> Action
+
+  init(
+    name: String, payload: Result<[UInt8], JSONError>, kind: HostRequestKind,
+    response: @escaping @Sendable (Response) -> Action,
+    answer: @escaping @Sendable (HostRequest<Action>, UnsafeBufferPointer<UInt8>) throws(JSONError)
+      -> Action?,
+    failure: @escaping @Sendable (HostFailure) -> Action?,
+    finished: @escaping @Sendable () -> Action?
+  ) {
+    self.response = response
+    super.init(
+      name: name, payload: payload, kind: kind, answer: answer, failure: failure,
+      finished: finished)
+  }
+
+  override func copy() -> HostRequest<Action> {
+    MappedHostRequest(
+      name: name, payload: payload, kind: kind, response: response, answer: answer,
+      failure: failure, finished: finished)
+  }
+}
+
+/// The answer function of a ``MappedHostRequest``: decodes the bytes as `Response` and maps
+/// them with the request's `response`.
+///
+/// NB: generic here, specialized where the effect is made (the reducer's module): the closure
+/// that calls it there captures nothing.
+@inline(__always)
+private func mappedAnswer<Action, Response: Decodable>(
+  _ request: HostRequest<Action>, _ bytes: UnsafeBufferPointer<UInt8>, as _: Response.Type
+) throws(JSONError) -> Action? {
+  // NB: only a `MappedHostRequest<Action, Response>` (or its copy, of the same class) is made
+  // with this function: the cast checks nothing more.
+  let mapped = unsafeDowncast(request, to: MappedHostRequest<Action, Response>.self)
+  return mapped.response(try JSONDecoder().decode(Response.self, from: bytes))
 }
 
 /// The payload of a request that needs none; encodes as `{}`.
@@ -162,10 +215,10 @@ extension Effect {
   ) -> Effect {
     Effect(
       operation: .request(
-        HostRequest(
-          name: name, payload: encode(payload), kind: .oneShot,
-          answer: { (bytes) throws(JSONError) in
-            response(try JSONDecoder().decode(Response.self, from: bytes))
+        MappedHostRequest(
+          name: name, payload: encode(payload), kind: .oneShot, response: response,
+          answer: { (request, bytes) throws(JSONError) in
+            try mappedAnswer(request, bytes, as: Response.self)
           },
           failure: failure, finished: { nil })))
   }
@@ -191,10 +244,10 @@ extension Effect {
   ) -> Effect {
     Effect(
       operation: .request(
-        HostRequest(
-          name: name, payload: encode(payload), kind: .stream,
-          answer: { (bytes) throws(JSONError) in
-            element(try JSONDecoder().decode(Element.self, from: bytes))
+        MappedHostRequest(
+          name: name, payload: encode(payload), kind: .stream, response: element,
+          answer: { (request, bytes) throws(JSONError) in
+            try mappedAnswer(request, bytes, as: Element.self)
           },
           failure: failure, finished: finished)))
   }
@@ -209,7 +262,7 @@ extension Effect {
       operation: .request(
         HostRequest(
           name: name, payload: encode(payload), kind: .fireAndForget,
-          answer: { _ in nil }, failure: { _ in nil }, finished: { nil })))
+          answer: { _, _ in nil }, failure: { _ in nil }, finished: { nil })))
   }
 }
 

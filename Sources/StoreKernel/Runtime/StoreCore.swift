@@ -732,7 +732,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       accepted.ends = request.kind == .oneShot
       let action: Action?
       do throws(JSONError) {
-        action = try request.answer(bytes)
+        action = try request.answer(request, bytes)
       } catch {
         throw .badAnswer(id, error)
       }
