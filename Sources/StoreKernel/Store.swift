@@ -381,7 +381,7 @@ public final class Store<State, Action>: @unchecked Sendable {
   /// failure action saying so, and is written to the trace). If another thread is inside a
   /// callback of the store, waits for it to return.
   public func setRequestHandler(_ handler: HostRequestHandler?) {
-    locked { core.handler = handler }
+    locked { core.handler = handler.map(HandlerBox.init) }
     core.dispatch.waitForOtherThread(untilIdle: false)
   }
 
@@ -580,9 +580,9 @@ public final class Store<State, Action>: @unchecked Sendable {
       core.gate.unlock()
       switch event {
       case let .request(info):
-        if let handler { control.call { handler.onRequest(info) } }
+        if let handler { control.call { handler.handler.onRequest(info) } }
       case let .cancel(id):
-        if let handler { control.call { handler.onCancel(id) } }
+        if let handler { control.call { handler.handler.onCancel(id) } }
       case .notify:
         for subscriber in subscribers { control.call { subscriber(version) } }
       }

@@ -22,7 +22,9 @@ enum EffectIssue {
 /// NB: ~100 bytes that every idle store kept (issue 17: memory per idle store). Touched only by
 /// the thread holding the store, as the core's own properties were (`wake` behind `wakeLock`).
 final class StoreCoreExtras: @unchecked Sendable {
-  var handler: HostRequestHandler?
+  /// NB: in an object of its own, so that delivering a request takes one reference to it, not
+  /// a copy of its two closures (issue 17: the effect round trip).
+  var handler: HandlerBox?
   var issueHandler: ((EffectIssue, EffectPlace?, String?) -> Void)?
   var trace: TraceSink?
   var recordsOrigins = false
@@ -30,6 +32,13 @@ final class StoreCoreExtras: @unchecked Sendable {
   var wake: WakeDescriptor?
   /// The lock of `wake` (see `StoreCore.wakeLock`), made by its first use.
   let wakeLock = LazyObject<Guarded<Void>>()
+}
+
+/// A host's request handler, as the store keeps it (see `StoreCoreExtras.handler`).
+final class HandlerBox: Sendable {
+  let handler: HostRequestHandler
+
+  init(_ handler: HostRequestHandler) { self.handler = handler }
 }
 
 /// Everything a store runs besides its reducer: the queue of actions, the tree of running
@@ -108,7 +117,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   private(set) var liveLeafCount = 0
 
   // -- holder, made by the first that sets one (``StoreCoreExtras``)
-  var handler: HostRequestHandler? {
+  var handler: HandlerBox? {
     get { extrasStorage.ifMade { $0.handler } ?? nil }
     set { if newValue != nil || extrasStorage.isMade { extras.handler = newValue } }
   }
