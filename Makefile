@@ -6,6 +6,7 @@
 #   make bench      release builds, then every benchmark: one table and build/bench.json
 #   make fuzz       libFuzzer + AddressSanitizer over the C API for FUZZ_SECONDS (docs/fuzzing.md)
 #   make install    PREFIX=/usr/local: library, links, header, pkg-config file
+#   make order-symbols  rewrite scripts/tca.order from the hot paths' profile (needs valgrind)
 
 VERSION   := 0.1.0
 SOMAJOR   := 0
@@ -28,9 +29,9 @@ VENV      := $(BUILD)/venv
 CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -pedantic -O2
 C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 
-SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.[ch]') Package.swift scripts/tca.map Makefile
+SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.[ch]') Package.swift scripts/tca.map scripts/tca.order Makefile
 
-.PHONY: all lib demo test bench-scale test-swift test-c test-unwind-cxx test-python python-test-deps venv test-own-feature bench install clean \
+.PHONY: all lib demo test order-symbols bench-scale test-swift test-c test-unwind-cxx test-python python-test-deps venv test-own-feature bench install clean \
   test-cdef test-cpp test-rust test-lua test-dotnet lua-cdef bench-bindings \
   abi-check sanitize sanitize-address sanitize-thread examples test-install install-test-deps \
   test-new-feature fuzz
@@ -43,6 +44,10 @@ lib: $(LIB)
 # exports only, -z nodelete, -z defs).
 $(LIB): $(SWIFT_SOURCES) scripts/build-library.sh
 	SWIFT=$(SWIFT) scripts/build-library.sh . tca $(VERSION) $(LIBDIR)
+
+# The functions the hot paths run, placed side by side by the link (scripts/order-symbols.sh).
+order-symbols: $(LIB)
+	scripts/order-symbols.sh
 
 # ---- examples ----------------------------------------------------------------------------------
 

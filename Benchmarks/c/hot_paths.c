@@ -1,0 +1,82 @@
+/* The library's hot paths, for profiling: scripts/order-symbols.sh runs this under callgrind to
+ * list the functions they run, which the link then places side by side (scripts/tca.order).
+ *
+ *   hot_paths roundtrip N   N counter number facts, each answered inside the request callback
+ *   hot_paths send N        N counter increments
+ *   hot_paths toggle N      N toggles of one of 1,000 todos
+ */
+#include "tca.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void answer(void *userdata, tca_store *store, uint64_t id, const char *name,
+                   const char *payload, size_t length) {
+  (void)userdata, (void)name, (void)payload, (void)length;
+  if (tca_store_respond(store, id, "\"a fact\"") != TCA_OK) {
+    fprintf(stderr, "tca_store_respond: %s\n", tca_last_error());
+    exit(1);
+  }
+}
+
+static tca_store *make_todos(void) {
+  size_t capacity = 128 * 1000 + 64, length = 0;
+  char *snapshot = malloc(capacity);
+  if (snapshot == NULL) return NULL;
+  length += (size_t)snprintf(snapshot, capacity, "{\"editMode\":false,\"filter\":\"all\",\"todos\":[");
+  for (int i = 0; i < 1000; i++) {
+    length += (size_t)snprintf(
+        snapshot + length, capacity - length,
+        "%s{\"description\":\"Walk the dog (item %d)\","
+        "\"id\":\"00000000-0000-4000-8000-%012d\",\"isComplete\":%s}",
+        i ? "," : "", i, i, i % 3 ? "false" : "true");
+  }
+  snprintf(snapshot + length, capacity - length, "]}");
+  tca_store *store = NULL;
+  int status = tca_store_new("todos", snapshot, NULL, &store);
+  free(snapshot);
+  return status == TCA_OK ? store : NULL;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: %s roundtrip|send|toggle N\n", argv[0]);
+    return 2;
+  }
+  long n = atol(argv[2]);
+  tca_store *store = NULL;
+  if (strcmp(argv[1], "toggle") == 0) {
+    store = make_todos();
+  } else if (tca_store_new("counter", NULL, NULL, &store) != TCA_OK) {
+    store = NULL;
+  }
+  if (store == NULL) {
+    fprintf(stderr, "no store: %s\n", tca_last_error());
+    return 1;
+  }
+  int status = TCA_OK;
+  if (strcmp(argv[1], "roundtrip") == 0) {
+    status = tca_store_set_effect_handler(store, answer, NULL, NULL);
+    for (long i = 0; i < n && status == TCA_OK; i++)
+      status = tca_store_send(store, "\"numberFactButtonTapped\"");
+  } else if (strcmp(argv[1], "send") == 0) {
+    for (long i = 0; i < n && status == TCA_OK; i++)
+      status = tca_store_send(store, "\"incrementButtonTapped\"");
+  } else if (strcmp(argv[1], "toggle") == 0) {
+    char action[160];
+    for (long i = 0; i < n && status == TCA_OK; i++) {
+      snprintf(action, sizeof action,
+               "{\"todos\":{\"element\":{\"id\":\"00000000-0000-4000-8000-%012ld\","
+               "\"action\":\"checkBoxToggled\"}}}",
+               1 + i % 999);
+      status = tca_store_send(store, action);
+    }
+  } else {
+    fprintf(stderr, "unknown path %s\n", argv[1]);
+    status = TCA_ERR_INVALID_ARGUMENT;
+  }
+  if (status != TCA_OK) fprintf(stderr, "%s\n", tca_last_error());
+  tca_store_free(store);
+  return status == TCA_OK ? 0 : 1;
+}

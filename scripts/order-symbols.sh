@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Writes scripts/tca.order: the library's functions that its hot paths run (an effect's round
+# trip, a counter send, a todos toggle; Benchmarks/c/hot_paths.c), busiest first, which
+# scripts/build-library.sh hands to the linker so that they sit side by side.
+#
+#   scripts/order-symbols.sh        (after `make lib`; needs valgrind; `make order-symbols`)
+#
+# NB: a round trip runs ~11k instructions through ~145 functions spread over the library: more
+# code than the L1 instruction cache holds. Placed together they miss it ~40% less (cachegrind:
+# 375 → 233 misses a trip) and the trip is ~6% faster. A stale list costs nothing but that:
+# names that are gone are skipped. Regenerate it after changing the store's runtime.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+lib="$root/build/lib/libtca.so.0"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+${CC:-cc} -std=c99 -O2 -I"$root/include" "$root/Benchmarks/c/hot_paths.c" -o "$work/hot_paths" \
+  -L"$root/build/lib" -l:libtca.so.0 -Wl,-rpath,"$root/build/lib"
+
+# Per path, the self cost of each function in N and 2N runs: their difference is N runs'
+# worth, without the start-up.
+for path in roundtrip send toggle; do
+  for n in 1000 2000; do
+    valgrind --tool=callgrind --callgrind-out-file="$work/$path.$n" "$work/hot_paths" "$path" "$n" \
+      > /dev/null 2>&1
+    callgrind_annotate --auto=no --threshold=100 --inclusive=no "$work/$path.$n" \
+      > "$work/$path.$n.txt"
+  done
+done
+nm "$lib" | awk '{print $3}' > "$work/mangled"
+nm -C "$lib" | cut -c20- > "$work/demangled"
+
+python3 - "$work" "$root/scripts/tca.order" <<'PY'
+import re, sys
+work, target = sys.argv[1], sys.argv[2]
+line = re.compile(r'\s*([\d,]+) \(\s*[\d.]+%\)\s+(\S.*?) \[([^\]]*)\]$')
+def costs(path):
+    found = {}
+    for text in open(path):
+        m = line.match(text)
+        if m and 'libtca' in m.group(3):
+            name = m.group(2).split(':', 1)[1].split("'")[0]
+            found[name] = found.get(name, 0) + int(m.group(1).replace(',', ''))
+    return found
+mangled = open(work + '/mangled').read().split('\n')
+demangled = open(work + '/demangled').read().split('\n')
+known = set(mangled)
+by_demangled = {}
+for m, d in zip(mangled, demangled):
+    by_demangled.setdefault(d, m)
+order, seen = [], set()
+for path in ('roundtrip', 'send', 'toggle'):
+    small, large = costs(f'{work}/{path}.1000.txt'), costs(f'{work}/{path}.2000.txt')
+    busy = sorted(((large.get(k, 0) - small.get(k, 0), k) for k in large), reverse=True)
+    for cost, name in busy:
+        if cost < 1000:
+            continue
+        symbol = name if name in known else by_demangled.get(name)
+        if symbol and symbol not in seen:
+            seen.add(symbol)
+            order.append(symbol)
+open(target, 'w').write('\n'.join(order) + '\n')
+print(f'{target}: {len(order)} functions')
+PY
