@@ -55,8 +55,8 @@ struct DirectCursor {
     var start: Int
     /// How many members or elements were reached.
     var count: Int
-    /// One bit for each member name read (``Scanner/Text/nameBit(from:to:)``): two names
-    /// with the same bit fail the read, so the names of an object it accepts are distinct.
+    /// One bit for each member name read (``nameBit(_:)``): two names with the same bit fail
+    /// the read, so the names of an object it accepts are distinct.
     var names: UInt64
   }
 
@@ -257,6 +257,7 @@ struct DirectCursor {
   mutating func member(
     _ name: UnsafeBufferPointer<UInt8>, of object: Int, required: Bool
   ) -> Int? {
+    let bit = DirectCursor.nameBit(name)
     if depth > 0, pending < 0 {
       let frame = frames + (depth &- 1)
       var i = position
@@ -268,20 +269,30 @@ struct DirectCursor {
           base[quote] == ASCII.quote, base[quote &+ 1] == ASCII.colon,
           base[quote &+ 2] > ASCII.space,
           bytesEqual(UnsafeBufferPointer(start: base + (i &+ 1), count: name.count), name),
-          plainName(name)
+          frame.pointee.names & bit == 0, plainName(name)
         {
-          let bit = text.nameBit(from: i, to: quote)
-          if frame.pointee.names & bit == 0 {
-            frame.pointee.names |= bit
-            frame.pointee.count &+= 1
-            position = quote &+ 2
-            pending = position
-            return position
-          }
+          frame.pointee.names |= bit
+          frame.pointee.count &+= 1
+          position = quote &+ 2
+          pending = position
+          return position
         }
       }
     }
-    return nextMember(name, of: object, required: required)
+    return nextMember(name, bit: bit, of: object, required: required)
+  }
+
+  /// The bit of ``Frame/names`` for a member `name`, from its first and last bytes and its
+  /// length (as the scanner's name summaries: distinct names mostly differ in one of them).
+  ///
+  /// NB: from the name asked for, not the one found: a name asked for twice in one object
+  /// (`decodeIfPresent` after `decode`, say) fails the read even where the object has no more
+  /// members, as a tape would find the first one again.
+  @inline(__always)
+  static func nameBit(_ name: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    guard let first = name.first, let last = name.last else { return 1 }
+    let mix = UInt64(first) &+ UInt64(last) << 2 &+ UInt64(truncatingIfNeeded: name.count) << 4
+    return 1 << (mix & 63)
   }
 
   /// Whether `name` needs no escaping in JSON (no quote, backslash or control character), so
@@ -304,10 +315,14 @@ struct DirectCursor {
   /// ``member(_:of:required:)`` in general: whitespace anywhere, containers to close first.
   @inline(never)
   private mutating func nextMember(
-    _ name: UnsafeBufferPointer<UInt8>, of object: Int, required: Bool
+    _ name: UnsafeBufferPointer<UInt8>, bit: UInt64, of object: Int, required: Bool
   ) -> Int? {
     guard settle(object) else { return nil }
     let frame = frames + (depth &- 1)
+    guard frame.pointee.names & bit == 0 else {
+      _ = fail()
+      return nil
+    }
     var i = text.skipWhitespace(from: position)
     guard i < end else {
       _ = fail()
@@ -327,10 +342,8 @@ struct DirectCursor {
     }
     do throws(JSONError) {
       let (quote, escaped) = try text.stringEnd(from: i)
-      let bit = text.nameBit(from: i, to: quote)
       guard !escaped, quote &- i &- 1 == name.count,
-        bytesEqual(UnsafeBufferPointer(start: base + (i &+ 1), count: name.count), name),
-        frame.pointee.names & bit == 0
+        bytesEqual(UnsafeBufferPointer(start: base + (i &+ 1), count: name.count), name)
       else {
         _ = fail()
         return nil
