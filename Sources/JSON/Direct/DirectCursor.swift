@@ -124,16 +124,80 @@ struct DirectCursor {
     return base[offset] == UInt8(ascii: "n")
   }
 
+  /// NB: `true` and `alse` each in one 4-byte comparison, as ``Scanner/Text/literalLength(at:)``
+  /// checks them.
   mutating func bool(at offset: Int) throws(JSONDeclined) -> Bool {
     guard take(offset) else { throw JSONDeclined() }
-    let byte = base[offset]
-    guard byte == UInt8(ascii: "t") || byte == UInt8(ascii: "f") else { throw fail() }
-    do throws(JSONError) {
-      position = offset &+ (try text.literalLength(at: offset))
-    } catch {
-      throw fail()
+    let raw = UnsafeRawPointer(base)
+    if offset &+ 4 <= end,
+      UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        == 0x6575_7274
+    {
+      position = offset &+ 4
+      return true
     }
-    return byte == UInt8(ascii: "t")
+    if offset &+ 5 <= end, base[offset] == UInt8(ascii: "f"),
+      UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt32.self))
+        == 0x6573_6C61
+    {
+      position = offset &+ 5
+      return false
+    }
+    throw fail()
+  }
+
+  /// The number at `offset` as a `T`, as a tape reads it (``Document/integer(_:at:)``); fails
+  /// when it is not a whole number in `T`'s range.
+  ///
+  /// NB: the usual whole number's digits are checked and summed in one loop. One with a
+  /// fraction or an exponent, too many digits, or a minus sign for an unsigned type is read
+  /// from its text, as a tape reads it.
+  @inline(__always)
+  mutating func integer<T: FixedWidthInteger>(
+    _ type: T.Type, at offset: Int
+  ) throws(JSONDeclined) -> T {
+    guard take(offset) else { throw JSONDeclined() }
+    var i = offset
+    let negative = base[i] == ASCII.minus
+    if negative { i &+= 1 }
+    if !negative || T.isSigned, i < end, base[i] &- ASCII.zero < 10 {
+      var value: T = 0
+      var overflow = false
+      if base[i] == ASCII.zero {
+        i &+= 1
+      } else {
+        while i < end {
+          let digit = base[i] &- ASCII.zero
+          guard digit < 10 else { break }
+          let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+          let (next, o2) =
+            negative
+            ? times10.subtractingReportingOverflow(T(truncatingIfNeeded: digit))
+            : times10.addingReportingOverflow(T(truncatingIfNeeded: digit))
+          if o1 || o2 {
+            overflow = true
+            break
+          }
+          value = next
+          i &+= 1
+        }
+      }
+      // NB: a digit after a leading zero is the scanner's error: the text path fails on it.
+      if !overflow, i >= end || base[i] != ASCII.dot && base[i] | 0x20 != UInt8(ascii: "e")
+        && base[i] &- ASCII.zero >= 10
+      {
+        position = i
+        return value
+      }
+    }
+    pending = offset
+    let (text, flags) = try numberText(at: offset)
+    let value =
+      flags & Token.integer != 0
+      ? NumberParsing.integer(type, in: self.text.bytes, at: offset)
+      : NumberParsing.integer(type, from: text, flags: flags)
+    guard let value else { throw fail() }
+    return value
   }
 
   /// The text of the string at `offset` (between its quotes), and whether it has escapes.
@@ -254,9 +318,15 @@ struct DirectCursor {
   /// a name that needs no escaping (``plainName(_:)``) makes them a valid string without
   /// escapes. Anything else takes ``nextMember(_:of:required:)``, which checks as the scanner.
   @inline(__always)
-  mutating func member(
-    _ name: UnsafeBufferPointer<UInt8>, of object: Int, required: Bool
-  ) -> Int? {
+  mutating func member(_ literal: StaticString, of object: Int, required: Bool) -> Int? {
+    // NB: a one-character literal may be held as a scalar, its bytes in a buffer of the
+    // moment: not an address ``plainName(_:)`` may remember.
+    guard literal.hasPointerRepresentation else {
+      return literal.withUTF8Buffer { name in
+        nextMember(name, bit: DirectCursor.nameBit(name), of: object, required: required)
+      }
+    }
+    let name = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
     let bit = DirectCursor.nameBit(name)
     if depth > 0, pending < 0 {
       let frame = frames + (depth &- 1)

@@ -123,16 +123,7 @@ public struct JSONValueReader {
 
   /// A whole number in `T`'s range (`1e2` and `1.0` are whole, as for `init(from:)`).
   public func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(JSONDeclined) -> T {
-    if let cursor {
-      let (text, flags) = try cursor.pointee.numberText(at: index)
-      // NB: as ``Document/integer(_:at:)`` reads it from a tape.
-      let value =
-        flags & Token.integer != 0
-        ? NumberParsing.integer(type, in: cursor.pointee.text.bytes, at: index)
-        : NumberParsing.integer(type, from: text, flags: flags)
-      guard let value else { throw cursor.pointee.fail() }
-      return value
-    }
+    if let cursor { return try cursor.pointee.integer(type, at: index) }
     guard kind == .number, let value = document.pointee.integer(type, at: index) else {
       throw JSONDeclined()
     }
@@ -263,9 +254,7 @@ public struct JSONObjectReader {
   @inline(__always)
   private func required(_ name: StaticString) throws(JSONDeclined) -> JSONValueReader {
     if let cursor {
-      let value = name.withUTF8Buffer {
-        cursor.pointee.member($0, of: object, required: true)
-      }
+      let value = cursor.pointee.member(name, of: object, required: true)
       guard let value else { throw JSONDeclined() }
       return JSONValueReader(document, at: value, cursor: cursor)
     }
@@ -277,9 +266,7 @@ public struct JSONObjectReader {
   @inline(__always)
   private func present(_ name: StaticString) -> JSONValueReader? {
     if let cursor {
-      let value = name.withUTF8Buffer {
-        cursor.pointee.member($0, of: object, required: false)
-      }
+      let value = cursor.pointee.member(name, of: object, required: false)
       // NB: a `null` is left pending: the next read passes it.
       guard let value, !cursor.pointee.isNull(at: value) else { return nil }
       return JSONValueReader(document, at: value, cursor: cursor)
