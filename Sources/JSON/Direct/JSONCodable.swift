@@ -191,10 +191,21 @@ extension Array: JSONDecodable where Element: JSONDecodable {
   @inlinable
   public init(json: JSONValueReader) throws(JSONDeclined) {
     if let array = try json.directArray() {
-      // NB: a direct read does not know the count before the end: appended.
+      // NB: a direct read does not know the count before the end: appended, the storage
+      // sized once the first element's length is known (``JSONValueReader/directCapacity(_:)``).
       var elements: [Element] = []
-      while let element = try array.nextDirectElement() {
-        elements.append(try Element(json: element))
+      guard let first = try array.nextDirectElement() else {
+        self = elements
+        return
+      }
+      elements.append(try Element(json: first))
+      if let second = try array.nextDirectElement() {
+        elements.reserveCapacity(
+          second.directCapacity(first, stride: MemoryLayout<Element>.stride))
+        elements.append(try Element(json: second))
+        while let element = try array.nextDirectElement() {
+          elements.append(try Element(json: element))
+        }
       }
       self = elements
       return
