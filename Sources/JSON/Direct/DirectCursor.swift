@@ -271,6 +271,7 @@ struct DirectCursor {
   // MARK: - Containers
 
   /// Opens the pending container at `offset`, whose first byte must be `opening`.
+  @inline(__always)
   mutating func open(_ offset: Int, _ opening: UInt8) throws(JSONDeclined) {
     guard take(offset) else { throw JSONDeclined() }
     guard base[offset] == opening, depth < DirectCursor.maxDepth else { throw fail() }

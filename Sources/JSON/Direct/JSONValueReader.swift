@@ -110,7 +110,7 @@ public struct JSONValueReader {
   public func string() throws(JSONDeclined) -> String {
     if let cursor {
       let (text, escaped) = try cursor.pointee.stringText(at: index)
-      return makeString(text, escaped: escaped)
+      return escaped ? makeString(text, escaped: true) : String(decoding: text, as: UTF8.self)
     }
     guard kind == .string else { throw JSONDeclined() }
     // NB: `Document.string(at:)` written out, so that it is inlined here too.
