@@ -403,3 +403,30 @@ private func todos(_ count: Int) -> Chores {
   #expect(accepted > 500)
   #expect(givenWay > 300)
 }
+
+@Test func arraysOfEveryLengthAndShapeReadWhole() throws {
+  // NB: an array's storage is sized from its first element: short first elements, long ones,
+  // and lengths around the 64 KB bound must all come out whole.
+  var random = SeededRandom(seed: 23)
+  for count in [0, 1, 2, 3, 7, 64, 1000, 3000] {
+    let strings = (0..<count).map { index in
+      String(repeating: "é", count: index == 0 ? 0 : Int.random(in: 0...40, using: &random))
+    }
+    let bytes = try JSONEncoder().encode(strings)
+    #expect(readDirectly([String].self, bytes) == strings)
+    expectAgreement([String].self, bytes)
+    let reversed = try JSONEncoder().encode(Array(strings.reversed()))
+    #expect(readDirectly([String].self, reversed) == Array(strings.reversed()))
+    let numbers = (0..<count).map { _ in Int.random(in: -9...9, using: &random) }
+    let numberBytes = try JSONEncoder().encode(numbers)
+    #expect(readDirectly([Int].self, numberBytes) == numbers)
+    let grid = (0..<count % 50).map { row in Array(repeating: Int8(row % 100), count: row) }
+    #expect(readDirectly([[Int8]].self, try JSONEncoder().encode(grid)) == grid)
+  }
+  // Past the bound: 20,000 one-digit numbers.
+  let many = (0..<20_000).map { $0 % 10 }
+  #expect(readDirectly([Int].self, try JSONEncoder().encode(many)) == many)
+  expectAgreement([[Int]].self, " [ [ 1 , 2 ] , [ ] , [ 3 ] ] ", accepted: true)
+  expectAgreement([[Int]].self, "[[1,2],[],[3],]", accepted: false)
+  expectAgreement([String?].self, #"[null,"a",null]"#, accepted: true)
+}
