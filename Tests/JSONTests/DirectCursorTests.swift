@@ -239,8 +239,11 @@ private func todos(_ count: Int) -> Chores {
     "{\n  \"editMode\": false,\n  \"filter\": \"completed\",\n  \"todos\": [\n"
       + "    {\"description\": \"a\", \"id\": 1, \"isComplete\": true},\n"
       + "    {\"description\": \"\", \"id\": -0, \"isComplete\": false}\n  ]\n}\n",
-    #"{"editMode":true,"filter":"all","todos":[{"description":"\u00e9\ud83d\ude00","id":9223372036854775807,"isComplete":true}]}"#,
-    #"{"editMode":true,"filter":"all","todos":[{"description":"x","id":-9223372036854775808,"isComplete":false},{"description":"y","id":0,"isComplete":true}]}"#,
+    #"{"editMode":true,"filter":"all","todos":[{"description":"\u00e9\ud83d\ude00","#
+      + #""id":9223372036854775807,"isComplete":true}]}"#,
+    #"{"editMode":true,"filter":"all","todos":[{"description":"x","#
+      + #""id":-9223372036854775808,"isComplete":false},"#
+      + #"{"description":"y","id":0,"isComplete":true}]}"#,
   ]
   for text in accepted { expectAgreement(Chores.self, text, accepted: true) }
   // NB: whole numbers with a fraction or exponent read as from a tape.

@@ -6,10 +6,10 @@
 /// *pending* one. It only ever takes the common way through a document: every object read
 /// member by member in the order written, every member asked for by its name, every array read
 /// to its end. Anything else (a member asked for out of order or not asked for, a container
-/// left unread, an escaped name, a value the conformance declines, a syntax error, nesting
-/// deeper than ``maxDepth``) *fails* the read: every later read declines, the value made is
-/// dropped, and the caller decodes the document again through the scanner, which gives the
-/// same value or the same error as if this had never run.
+/// left unread, an escaped name, a decline that escapes the root's `init(json:)`, a syntax
+/// error, nesting deeper than ``maxDepth``) *fails* the read: every later read declines, the
+/// value made is dropped, and the caller decodes the document again through the scanner,
+/// which gives the same value or the same error as if this had never run.
 ///
 ///     {"id":3,"done":true}   read as  object() · decode(forKey: "id") · decode(forKey: "done")
 ///
@@ -69,22 +69,22 @@ struct DirectCursor {
     guard let base = buffer.baseAddress, buffer.count < Token.maxDocument else { return false }
     return withUnsafeTemporaryAllocation(of: Frame.self, capacity: maxDepth) { frames in
       withUnsafeTemporaryAllocation(of: UInt.self, capacity: keySlots) { keys in
-      guard let frames = frames.baseAddress, let keys = keys.baseAddress else { return false }
-      keys.initialize(repeating: 0, count: keySlots)
-      let text = Scanner.Text(bytes: buffer, raw: UnsafeRawPointer(base), end: buffer.count)
-      let root = text.skipWhitespace(from: 0)
-      guard root < buffer.count else { return false }
-      var cursor = DirectCursor(
-        text: text, base: base, end: buffer.count, position: root, pending: root,
-        frames: frames, keys: keys)
-      return withUnsafeMutablePointer(to: &cursor) { cursor in
-        do throws(JSONDeclined) {
-          try body(cursor)
-        } catch {
-          return false
+        guard let frames = frames.baseAddress, let keys = keys.baseAddress else { return false }
+        keys.initialize(repeating: 0, count: keySlots)
+        let text = Scanner.Text(bytes: buffer, raw: UnsafeRawPointer(base), end: buffer.count)
+        let root = text.skipWhitespace(from: 0)
+        guard root < buffer.count else { return false }
+        var cursor = DirectCursor(
+          text: text, base: base, end: buffer.count, position: root, pending: root,
+          frames: frames, keys: keys)
+        return withUnsafeMutablePointer(to: &cursor) { cursor in
+          do throws(JSONDeclined) {
+            try body(cursor)
+          } catch {
+            return false
+          }
+          return cursor.pointee.finish()
         }
-        return cursor.pointee.finish()
-      }
       }
     }
   }
@@ -210,7 +210,8 @@ struct DirectCursor {
     do throws(JSONError) {
       let (quote, escaped) = try text.stringEnd(from: offset)
       position = quote &+ 1
-      return (UnsafeBufferPointer(start: base + (offset &+ 1), count: quote &- offset &- 1), escaped)
+      let text = UnsafeBufferPointer(start: base + (offset &+ 1), count: quote &- offset &- 1)
+      return (text, escaped)
     } catch {
       throw fail()
     }
