@@ -142,6 +142,8 @@ func profile(_ arguments: ArraySlice<String>) {
       sink &+= bytes.withUnsafeBufferPointer {
         (try? decoder.decodeThroughCodable(TodosState.self, from: $0))?.todos.count ?? 0
       }
+    case "small":
+      sink &+= (try? decoder.decode(TodosAction.self, from: small)) == nil ? 0 : 1
     case "codable-small":
       sink &+= small.withUnsafeBufferPointer {
         (try? decoder.decodeThroughCodable(TodosAction.self, from: $0)) == nil ? 0 : 1

@@ -53,6 +53,11 @@ public struct JSONDecoder: Sendable {
   @inlinable
   static var probeThreshold: Int { 4096 }
 
+  /// Documents longer than this are first read without a tape (``DirectCursor``) when the type
+  /// reads itself directly.
+  @inlinable
+  static var directThreshold: Int { 256 }
+
   /// Fails fast on a big document whose root `type` cannot be (see ``RootProbe``).
   @usableFromInline
   func probe<T: Decodable>(_ type: T.Type, _ buffer: UnsafeBufferPointer<UInt8>) throws(JSONError) {

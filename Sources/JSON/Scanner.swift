@@ -305,8 +305,9 @@ struct Scanner {
   /// The bytes being scanned, and the checks of its scalars.
   ///
   /// NB: apart from the scanner, so that the scanning loop (a `mutating` method) calls these
-  /// on a local value: called on the scanner itself, each call copied all of it first.
-  fileprivate struct Text {
+  /// on a local value: called on the scanner itself, each call copied all of it first. Not
+  /// private: ``DirectCursor`` checks text with it too.
+  struct Text {
     let bytes: UnsafeBufferPointer<UInt8>
     let raw: UnsafeRawPointer?
     let end: Int

@@ -46,13 +46,24 @@ extension JSONDecodable {
   }
 
   /// What ``decodeJSON(from:with:)`` does for any type: scans the whole document, then reads
-  /// the value from it (what a type with a faster way of its own falls back to).
+  /// the value from it (what a type with a faster way of its own falls back to). A big
+  /// document is first read in one pass without scanning (``DirectCursor``), which gives way to
+  /// the scan wherever it is not the plain case.
   @inlinable
   static func decodeScanning(
     from buffer: UnsafeBufferPointer<UInt8>, with decoder: JSONDecoder
   ) throws(JSONError) -> Self {
     // NB: the size test inline, so a small action (the common case) pays no call for it.
     if buffer.count > JSONDecoder.probeThreshold { try decoder.probe(Self.self, buffer) }
+    // NB: a small document (an action, often an enum case, which a direct read leaves to the
+    // tape) is scanned at once: its tape is on the stack, and cheap.
+    if buffer.count > JSONDecoder.directThreshold {
+      var direct: Self?
+      let read = JSONValueReader.readDirectly(buffer) { (root) throws(JSONDeclined) in
+        direct = try Self(json: root)
+      }
+      if read, let direct { return direct }
+    }
     var result: Self?
     try decoder.scan(buffer) { (root) throws(JSONError) in
       do throws(JSONDeclined) {
@@ -179,6 +190,26 @@ extension Array: JSONDecodable where Element: JSONDecodable {
   // `Element`'s conformance and a generic `initialize(to:)`.
   @inlinable
   public init(json: JSONValueReader) throws(JSONDeclined) {
+    if let array = try json.directArray() {
+      // NB: a direct read does not know the count before the end: appended, the storage
+      // sized once the first element's length is known (``JSONValueReader/directCapacity(_:)``).
+      var elements: [Element] = []
+      guard let first = try array.nextDirectElement() else {
+        self = elements
+        return
+      }
+      elements.append(try Element(json: first))
+      if let second = try array.nextDirectElement() {
+        elements.reserveCapacity(
+          second.directCapacity(first, stride: MemoryLayout<Element>.stride))
+        elements.append(try Element(json: second))
+        while let element = try array.nextDirectElement() {
+          elements.append(try Element(json: element))
+        }
+      }
+      self = elements
+      return
+    }
     let count = try json.arrayCount()
     var declined = false
     // NB: written in place, not appended: `append` from unspecialized code would look the

@@ -9,13 +9,22 @@
 ///
 /// NB: it refers to the document of one `JSONDecoder.decode` call, like ``TapeDecoder``; a
 /// conformance must not keep it after `init(json:)` returns.
+///
+/// NB: it reads either a scanned document's tape (`cursor` nil; `index` is a token) or, for a
+/// first try at a big document, the bytes in one pass (``DirectCursor``; `index` is the
+/// offset of the value's first byte, and `document` a stand-in that nothing reads).
 public struct JSONValueReader {
   let document: UnsafePointer<Document>
   let index: Int
+  let cursor: UnsafeMutablePointer<DirectCursor>?
 
-  init(_ document: UnsafePointer<Document>, at index: Int) {
+  init(
+    _ document: UnsafePointer<Document>, at index: Int,
+    cursor: UnsafeMutablePointer<DirectCursor>? = nil
+  ) {
     self.document = document
     self.index = index
+    self.cursor = cursor
   }
 
   @inline(__always)
@@ -39,6 +48,9 @@ public struct JSONValueReader {
   }
 
   /// The reader of the token after this one: an array's first element (if it has one).
+  ///
+  /// NB: on the tape only (``Array``'s `init(json:)` reads a direct array with
+  /// ``directArray()``).
   @usableFromInline
   var firstElement: JSONValueReader { JSONValueReader(document, at: index + 1) }
 
@@ -48,10 +60,44 @@ public struct JSONValueReader {
     JSONValueReader(document, at: document.pointee.next(after: index))
   }
 
+  /// In a direct read (``DirectCursor``), opens the value, an array, for
+  /// ``nextDirectElement()``; nil when reading a tape.
+  @usableFromInline
+  func directArray() throws(JSONDeclined) -> JSONValueReader? {
+    guard let cursor else { return nil }
+    try cursor.pointee.open(index, ASCII.openBracket)
+    return self
+  }
+
+  /// The next element of the array that ``directArray()`` opened, or nil after the last.
+  @usableFromInline
+  func nextDirectElement() throws(JSONDeclined) -> JSONValueReader? {
+    guard let cursor, let element = try cursor.pointee.element(of: index) else { return nil }
+    return JSONValueReader(document, at: element, cursor: cursor)
+  }
+
+  /// A capacity for an array read directly whose first element is `first` and second this
+  /// one: as many elements as the text left would hold if each were as long as the first, and
+  /// no more than 64 KB of elements of `stride` bytes.
+  ///
+  /// NB: an array of like values (a state's rows) then grows once at most: grown by doubling,
+  /// 1,000 todos took 11 allocations and copies. The bound keeps a short first element in a
+  /// big text from reserving much: doubling can leave as much unused.
+  @usableFromInline
+  func directCapacity(_ first: JSONValueReader, stride: Int) -> Int {
+    guard let cursor, index > first.index else { return 0 }
+    let estimate = (cursor.pointee.end &- index) / (index &- first.index) &+ 2
+    return min(estimate, (1 << 16) / max(stride, 1))
+  }
+
   /// Whether the value is `null`.
-  public var isNull: Bool { kind == .null }
+  public var isNull: Bool {
+    if let cursor { return cursor.pointee.isNull(at: index) }
+    return kind == .null
+  }
 
   public func bool() throws(JSONDeclined) -> Bool {
+    if let cursor { return try cursor.pointee.bool(at: index) }
     switch kind {
     case .true: return true
     case .false: return false
@@ -62,6 +108,10 @@ public struct JSONValueReader {
   // NB: inlined into the member readers (`decode(String.self, forKey:)`), one call less.
   @inline(__always)
   public func string() throws(JSONDeclined) -> String {
+    if let cursor {
+      let (text, escaped) = try cursor.pointee.stringText(at: index)
+      return escaped ? makeString(text, escaped: true) : String(decoding: text, as: UTF8.self)
+    }
     guard kind == .string else { throw JSONDeclined() }
     // NB: `Document.string(at:)` written out, so that it is inlined here too.
     return makeString(
@@ -75,6 +125,10 @@ public struct JSONValueReader {
   public func withUTF8<R>(
     _ body: (UnsafeBufferPointer<UInt8>) -> R
   ) throws(JSONDeclined) -> R {
+    if let cursor {
+      let (text, escaped) = try cursor.pointee.stringText(at: index)
+      return escaped ? unescaped(text).withUnsafeBufferPointer(body) : body(text)
+    }
     guard kind == .string else { throw JSONDeclined() }
     let text = document.pointee.text(at: index)
     guard document.pointee.flags(at: index) & Token.escaped != 0 else { return body(text) }
@@ -83,6 +137,7 @@ public struct JSONValueReader {
 
   /// A whole number in `T`'s range (`1e2` and `1.0` are whole, as for `init(from:)`).
   public func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(JSONDeclined) -> T {
+    if let cursor { return try cursor.pointee.integer(type, at: index) }
     guard kind == .number, let value = document.pointee.integer(type, at: index) else {
       throw JSONDeclined()
     }
@@ -90,6 +145,13 @@ public struct JSONValueReader {
   }
 
   public func double() throws(JSONDeclined) -> Double {
+    if let cursor {
+      let (text, flags) = try cursor.pointee.numberText(at: index)
+      guard let value = NumberParsing.double(from: text, flags: flags) else {
+        throw cursor.pointee.fail()
+      }
+      return value
+    }
     guard kind == .number,
       let value = NumberParsing.double(
         from: document.pointee.text(at: index), flags: document.pointee.flags(at: index))
@@ -98,6 +160,13 @@ public struct JSONValueReader {
   }
 
   public func float() throws(JSONDeclined) -> Float {
+    if let cursor {
+      let (text, flags) = try cursor.pointee.numberText(at: index)
+      guard let value = NumberParsing.float(from: text, flags: flags) else {
+        throw cursor.pointee.fail()
+      }
+      return value
+    }
     guard kind == .number,
       let value = NumberParsing.float(
         from: document.pointee.text(at: index), flags: document.pointee.flags(at: index))
@@ -109,12 +178,20 @@ public struct JSONValueReader {
 
   /// The value as an object, as a struct's `init(from:)` reads it.
   public func object() throws(JSONDeclined) -> JSONObjectReader {
+    if let cursor {
+      try cursor.pointee.open(index, ASCII.openBrace)
+      return JSONObjectReader(document: document, object: index, cursor: cursor)
+    }
     guard kind == .object else { throw JSONDeclined() }
     return JSONObjectReader(document: document, object: index)
   }
 
   /// The number of elements of the value, an array.
+  ///
+  /// NB: a direct read (``DirectCursor``) has not seen the elements yet: it fails, and the
+  /// document is decoded from a tape instead.
   public func arrayCount() throws(JSONDeclined) -> Int {
+    if let cursor { throw cursor.pointee.fail() }
     guard kind == .array else { throw JSONDeclined() }
     return document.pointee.count(at: index)
   }
@@ -123,6 +200,13 @@ public struct JSONValueReader {
   public func forEachElement(
     _ body: (JSONValueReader) throws(JSONDeclined) -> Void
   ) throws(JSONDeclined) {
+    if let cursor {
+      try cursor.pointee.open(index, ASCII.openBracket)
+      while let element = try cursor.pointee.element(of: index) {
+        try body(JSONValueReader(document, at: element, cursor: cursor))
+      }
+      return
+    }
     guard kind == .array else { throw JSONDeclined() }
     var element = index + 1
     let end = document.pointee.next(after: index)
@@ -144,7 +228,10 @@ public struct JSONValueReader {
   ///
   /// NB: an object with more members (`init(from:)` skips the ones that are not case names)
   /// is declined, and so is a name that matches no case: `init(from:)` then decides.
+  ///
+  /// NB: a direct read (``DirectCursor``) fails here (the case is decoded from a tape).
   public func enumCase() throws(JSONDeclined) -> JSONCase {
+    if let cursor { throw cursor.pointee.fail() }
     switch kind {
     case .string:
       return JSONCase(document: document, name: index, payload: nil)
@@ -158,18 +245,33 @@ public struct JSONValueReader {
 
 /// An object read as a struct's synthesized `init(from:)` reads it: members by name, in any
 /// order, unknown members ignored.
+///
+/// NB: in a direct read (``DirectCursor``) `object` is the offset of its `{`, and members must be
+/// asked for in the order they are written, each once; anything else fails that read.
 public struct JSONObjectReader {
   let document: UnsafePointer<Document>
   let object: Int
+  var cursor: UnsafeMutablePointer<DirectCursor>? = nil
 
   @inline(__always)
   private func find(_ name: StaticString) -> Int? {
-    name.withUTF8Buffer { Document.member(named: $0, in: object, of: document) }
+    if let cursor {
+      // NB: not a lookup: only `member(_:)` and `contains(_:)` get here, and a direct read
+      // cannot look ahead.
+      _ = cursor.pointee.fail()
+      return nil
+    }
+    return name.withUTF8Buffer { Document.member(named: $0, in: object, of: document) }
   }
 
   /// The member `name`, which must be there (`decode(_:forKey:)`).
   @inline(__always)
   private func required(_ name: StaticString) throws(JSONDeclined) -> JSONValueReader {
+    if let cursor {
+      let value = cursor.pointee.member(name, of: object, required: true)
+      guard let value else { throw JSONDeclined() }
+      return JSONValueReader(document, at: value, cursor: cursor)
+    }
     guard let value = find(name) else { throw JSONDeclined() }
     return JSONValueReader(document, at: value)
   }
@@ -177,6 +279,12 @@ public struct JSONObjectReader {
   /// The member `name` unless it is missing or `null` (`decodeIfPresent(_:forKey:)`).
   @inline(__always)
   private func present(_ name: StaticString) -> JSONValueReader? {
+    if let cursor {
+      let value = cursor.pointee.member(name, of: object, required: false)
+      // NB: a `null` is left pending: the next read passes it.
+      guard let value, !cursor.pointee.isNull(at: value) else { return nil }
+      return JSONValueReader(document, at: value, cursor: cursor)
+    }
     guard let value = find(name), document.pointee.kind(at: value) != .null else { return nil }
     return JSONValueReader(document, at: value)
   }
