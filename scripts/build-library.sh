@@ -47,8 +47,11 @@ flags=(
   -Xlinker -z -Xlinker nodelete
   -Xlinker -z -Xlinker defs
 )
-"$swift" build "${flags[@]}"
 bin=$("$swift" build "${flags[@]}" --show-bin-path)
+# NB: SwiftPM does not know the link reads tca.order: without the product it links again, so
+# a new order takes effect.
+rm -f "$bin/lib$product.so"
+"$swift" build "${flags[@]}"
 
 mkdir -p "$output"
 cp "$bin/lib$product.so" "$output/lib$product.so.$version"
