@@ -61,16 +61,25 @@ enum NumberParsing {
     while i < bytes.count {
       let digit = bytes[i] &- ASCII.zero
       guard digit < 10 else { break }
-      let (times10, o1) = value.multipliedReportingOverflow(by: 10)
-      let (next, o2) =
-        negative
-        ? times10.subtractingReportingOverflow(T(truncatingIfNeeded: digit))
-        : times10.addingReportingOverflow(T(truncatingIfNeeded: digit))
-      guard !o1 && !o2 else { return nil }
+      guard let next = appending(digit, to: value, negative: negative) else { return nil }
       value = next
       i += 1
     }
     return value
+  }
+
+  /// `value` with the decimal `digit` written after it (subtracted for a `negative` number);
+  /// nil when that leaves `T`'s range.
+  @inline(__always)
+  static func appending<T: FixedWidthInteger>(
+    _ digit: UInt8, to value: T, negative: Bool
+  ) -> T? {
+    let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+    let (next, o2) =
+      negative
+      ? times10.subtractingReportingOverflow(T(truncatingIfNeeded: digit))
+      : times10.addingReportingOverflow(T(truncatingIfNeeded: digit))
+    return o1 || o2 ? nil : next
   }
 
   /// Whether `text` is a whole number (`3`, `3.0`, `3e5`, not `3.5` or `3e-1`), whatever its size.

@@ -169,12 +169,7 @@ struct DirectCursor {
         while i < end {
           let digit = base[i] &- ASCII.zero
           guard digit < 10 else { break }
-          let (times10, o1) = value.multipliedReportingOverflow(by: 10)
-          let (next, o2) =
-            negative
-            ? times10.subtractingReportingOverflow(T(truncatingIfNeeded: digit))
-            : times10.addingReportingOverflow(T(truncatingIfNeeded: digit))
-          if o1 || o2 {
+          guard let next = NumberParsing.appending(digit, to: value, negative: negative) else {
             overflow = true
             break
           }
