@@ -31,7 +31,7 @@ C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 
 SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.[ch]') Package.swift scripts/tca.map scripts/tca.order Makefile
 
-.PHONY: all lib demo test order-symbols bench-scale test-swift test-c test-unwind-cxx test-python python-test-deps venv test-own-feature bench install clean \
+.PHONY: all lib demo test order-symbols test-order bench-scale test-swift test-c test-unwind-cxx test-python python-test-deps venv test-own-feature bench install clean \
   test-cdef test-cpp test-rust test-lua test-dotnet lua-cdef bench-bindings \
   abi-check sanitize sanitize-address sanitize-thread examples test-install install-test-deps \
   test-new-feature fuzz
@@ -48,6 +48,11 @@ $(LIB): $(SWIFT_SOURCES) scripts/build-library.sh
 # The functions the hot paths run, placed side by side by the link (scripts/order-symbols.sh).
 order-symbols: $(LIB)
 	scripts/order-symbols.sh
+
+# The hot-path driver runs, and the symbol order still names the library's functions.
+test-order: $(LIB)
+	@echo "== hot paths and the symbol order"
+	scripts/order-symbols.sh --check
 
 # ---- examples ----------------------------------------------------------------------------------
 
@@ -70,7 +75,7 @@ demo: $(C_EXAMPLES) $(VENV)/.installed
 # ---- tests -------------------------------------------------------------------------------------
 
 test: lib test-swift test-c test-unwind-cxx test-python test-own-feature test-new-feature test-install \
-  test-cpp test-rust test-lua test-dotnet
+  test-cpp test-rust test-lua test-dotnet test-order
 	@echo "== all tests passed"
 
 test-swift:

@@ -3,7 +3,9 @@
 # trip, a counter send, a todos toggle; Benchmarks/c/hot_paths.c), busiest first, which
 # scripts/build-library.sh hands to the linker so that they sit side by side.
 #
-#   scripts/order-symbols.sh        (after `make lib`; needs valgrind; `make order-symbols`)
+#   scripts/order-symbols.sh          (after `make lib`; needs valgrind; `make order-symbols`)
+#   scripts/order-symbols.sh --check  (`make test`): the hot paths run, and at least 90% of the
+#                                     names in tca.order are in the library (else: stale)
 #
 # NB: a round trip runs ~11k instructions through ~145 functions spread over the library: more
 # code than the L1 instruction cache holds. Placed together they miss it ~40% less (cachegrind:
@@ -16,6 +18,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 ${CC:-cc} -std=c99 -O2 -I"$root/include" "$root/Benchmarks/c/hot_paths.c" -o "$work/hot_paths" \
   -L"$root/build/lib" -l:libtca.so.0 -Wl,-rpath,"$root/build/lib"
+
+if [ "${1:-}" = "--check" ]; then
+  for path in roundtrip send toggle; do "$work/hot_paths" "$path" 10; done
+  nm "$lib" | awk '{print $3}' | sort -u > "$work/names"
+  total=$(grep -c . "$root/scripts/tca.order")
+  found=$(sort -u "$root/scripts/tca.order" | comm -12 - "$work/names" | grep -c . || true)
+  echo "scripts/tca.order: $found of $total functions are in the library"
+  if [ $((found * 10)) -lt $((total * 9)) ]; then
+    echo "scripts/tca.order is stale: run \`make order-symbols\` and commit it" >&2
+    exit 1
+  fi
+  exit 0
+fi
 
 # Per path, the self cost of each function in N and 2N runs: their difference is N runs'
 # worth, without the start-up.
