@@ -200,11 +200,8 @@ public struct JSONValueReader {
   public func forEachElement(
     _ body: (JSONValueReader) throws(JSONDeclined) -> Void
   ) throws(JSONDeclined) {
-    if let cursor {
-      try cursor.pointee.open(index, ASCII.openBracket)
-      while let element = try cursor.pointee.element(of: index) {
-        try body(JSONValueReader(document, at: element, cursor: cursor))
-      }
+    if let array = try directArray() {
+      while let element = try array.nextDirectElement() { try body(element) }
       return
     }
     guard kind == .array else { throw JSONDeclined() }

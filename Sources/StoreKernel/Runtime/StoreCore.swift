@@ -550,45 +550,45 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   }
 
   /// Adds `node` (a region, or a lone request) as the newest node running under `id`.
-  private func register(_ region: EffectNode, id: CancelID) {
-    region.cancelID = id
+  private func register(_ node: EffectNode, id: CancelID) {
+    node.cancelID = id
     // NB: one probe when the id is new (the usual case: a lookup, then an insert, was two).
-    guard let oldest = cancellables.updateValue(region, forKey: id) else { return }
+    guard let oldest = cancellables.updateValue(node, forKey: id) else { return }
     cancellables[id] = oldest
     var newest = oldest
     while let next = newest.nextWithSameID { newest = next }
-    newest.nextWithSameID = region
-    region.previousWithSameID = newest
+    newest.nextWithSameID = node
+    node.previousWithSameID = newest
   }
 
-  private func unregister(_ region: EffectNode, id: CancelID) {
-    let next = region.nextWithSameID
-    if let previous = region.previousWithSameID {
+  private func unregister(_ node: EffectNode, id: CancelID) {
+    let next = node.nextWithSameID
+    if let previous = node.previousWithSameID {
       previous.nextWithSameID = next
       next?.previousWithSameID = previous
     } else if let next {
-      if cancellables[id] === region {
+      if cancellables[id] === node {
         next.previousWithSameID = nil
         cancellables[id] = next
       }
-    } else if let oldest = cancellables.removeValue(forKey: id), oldest !== region {
-      // NB: removed first, put back if it was another region's (one probe, not two, for the
-      // usual lone region of its id).
+    } else if let oldest = cancellables.removeValue(forKey: id), oldest !== node {
+      // NB: removed first, put back if it was another node's (one probe, not two, for the
+      // usual lone node of its id).
       cancellables[id] = oldest
     }
-    region.nextWithSameID = nil
-    region.previousWithSameID = nil
+    node.nextWithSameID = nil
+    node.previousWithSameID = nil
   }
 
   /// The nodes (regions, lone requests) running under `id`, oldest first.
-  func regions(for id: CancelID) -> [EffectNode] {
-    var regions: [EffectNode] = []
-    var region = cancellables[id]
-    while let current = region {
-      regions.append(current)
-      region = current.nextWithSameID
+  func nodes(for id: CancelID) -> [EffectNode] {
+    var nodes: [EffectNode] = []
+    var node = cancellables[id]
+    while let current = node {
+      nodes.append(current)
+      node = current.nextWithSameID
     }
-    return regions
+    return nodes
   }
 
   func cancel(id: CancelID) {
@@ -596,7 +596,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     // NB: a copy of the chain first (cancelling a region may finish others of the id), except
     // for the usual single region.
     guard oldest.nextWithSameID != nil else { return cancel(oldest) }
-    for region in regions(for: id) { cancel(region) }
+    for region in nodes(for: id) { cancel(region) }
   }
 
   /// Cancels the effects running under `id` except those `region` runs inside: what
@@ -610,7 +610,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       if !oldest.isAncestor(of: region) { cancel(oldest) }
       return
     }
-    for target in regions(for: id) where !target.isAncestor(of: region) { cancel(target) }
+    for target in nodes(for: id) where !target.isAncestor(of: region) { cancel(target) }
   }
 
   func cancel(_ node: EffectNode) {
@@ -911,9 +911,7 @@ struct RequestTable<Action>: @unchecked Sendable {
     }
     return request.leaf.kind == .oneShot ? .alreadyAnswered(id) : .finishedRequest(id)
   }
-}
 
-extension RequestTable {
   /// Checks again that request `id` takes an answer (another thread may have answered it since
   /// the first look), and marks it ended if the answer ends it.
   ///

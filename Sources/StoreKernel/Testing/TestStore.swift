@@ -684,7 +684,7 @@ extension Store {
   /// Descriptions of the effects still running under `id`.
   func inFlightEffects(id: CancelID) -> [String] {
     locked {
-      core.liveLeaves(in: core.regions(for: id)).map { leaf in
+      core.liveLeaves(in: core.nodes(for: id)).map { leaf in
         leaf.summary + (leaf.origin.map { ", started by \($0)" } ?? "")
       }
     }
