@@ -28,6 +28,12 @@ public struct Effect<Action> {
     indirect case throttle(id: CancelID, interval: Duration, latest: Bool, Effect)
     /// NB: not `indirect`: the request is an object already (one pointer, no box of its own).
     case request(HostRequest<Action>)
+    /// `.cancellable(id: request.foldedID, cancelInFlight: request.foldedCancelInFlight,
+    /// .request(request))`, the cancellation kept in the request (see `HostRequest.fold`).
+    ///
+    /// NB: the usual `.request(…).cancellable(id:)` then makes no box around the request
+    /// (issue 17: the effect round trip).
+    case cancellableRequest(HostRequest<Action>)
   }
 
   @usableFromInline
@@ -182,6 +188,8 @@ public struct Effect<Action> {
         operation: .throttle(
           id: id, interval: interval, latest: latest, effect._map(transform)))
     case let .request(request): return Effect<T>(operation: .request(request.map(transform)))
+    case let .cancellableRequest(request):
+      return Effect(operation: .request(request)).unfolded(request)._map(transform)
     }
   }
 }

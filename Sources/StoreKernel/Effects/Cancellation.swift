@@ -6,17 +6,27 @@
 /// NB: not an `AnyHashable`: a store looks identifiers up several times per effect, and
 /// AnyHashable's `==` looks up generic metadata on every call (~2,000 instructions). The value
 /// sits in a box of its own type, made where that type is known; the hash is computed once, and
-/// `==` compares boxes of the same class directly.
+/// `==` compares boxes of the same class directly. A value of a type with no stored data (the
+/// usual `enum CancelID { case search }`) is its type alone: no box at all.
 @usableFromInline
 struct CancelID: Hashable, @unchecked Sendable, CustomStringConvertible {
-  @usableFromInline let box: CancelIDBox
+  /// The value, boxed; nil for a value of a type with no stored data (see `unit`).
+  @usableFromInline let box: CancelIDBox?
+  /// The type of a value with no stored data: a one-case enum, an empty struct. Such a type has
+  /// one value, so the type alone identifies it.
+  ///
+  /// NB: issue 17 (the effect round trip): the box was an allocation, a hash computed by
+  /// `Hasher` and a free per `.cancellable(id:)` of the usual one-case enum (~450 instructions).
+  @usableFromInline let unit: Any.Type?
 
   @inlinable
   init<ID: Hashable & Sendable>(_ id: ID) {
     if let id = id as? CancelID {
       self = id
+    } else if MemoryLayout<ID>.size == 0 {
+      (box, unit) = (nil, ID.self)
     } else {
-      self.box = TypedCancelIDBox(id)
+      (box, unit) = (TypedCancelIDBox(id), nil)
     }
   }
 
@@ -27,7 +37,7 @@ struct CancelID: Hashable, @unchecked Sendable, CustomStringConvertible {
     if let id = id.base as? CancelID {
       self = id
     } else {
-      self.box = TypedCancelIDBox(id)
+      (box, unit) = (TypedCancelIDBox(id), nil)
     }
   }
 
@@ -39,11 +49,29 @@ struct CancelID: Hashable, @unchecked Sendable, CustomStringConvertible {
 
   @usableFromInline
   static func == (lhs: CancelID, rhs: CancelID) -> Bool {
-    lhs.box === rhs.box || lhs.box.hash == rhs.box.hash && lhs.box.isEqual(to: rhs.box)
+    switch (lhs.box, rhs.box) {
+    case let (left?, right?):
+      return left === right || left.hash == right.hash && left.isEqual(to: right)
+    case (nil, nil):
+      return lhs.unit.map(ObjectIdentifier.init) == rhs.unit.map(ObjectIdentifier.init)
+    default:
+      return false
+    }
+  }
+
+  /// The value's hash: computed once, by `Hasher`, for a boxed value; the type's address, mixed,
+  /// for a type alone.
+  @usableFromInline
+  var hash: Int {
+    if let box { return box.hash }
+    guard let unit else { return 0 }
+    // NB: a multiplicative mix (Fibonacci hashing), so that the bits a table uses vary.
+    let bits = UInt(bitPattern: unsafeBitCast(unit, to: Int.self)) &* 0x9E37_79B9_7F4A_7C15
+    return Int(bitPattern: bits ^ bits >> 29)
   }
 
   @usableFromInline
-  func hash(into hasher: inout Hasher) { hasher.combine(box.hash) }
+  func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
   /// What `Dictionary` and `Set` hash with: the value's hash, computed once (by `Hasher`, so
   /// already mixed), combined with the table's seed.
@@ -51,15 +79,26 @@ struct CancelID: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// NB: without this, each lookup of an identifier ran `Hasher` again over that hash (~100
   /// instructions); a store looks an identifier up three times per cancellable effect.
   @usableFromInline
-  func _rawHashValue(seed: Int) -> Int { box.hash ^ seed }
+  func _rawHashValue(seed: Int) -> Int { hash ^ seed }
 
   @usableFromInline
-  var description: String { box.description }
+  var description: String {
+    if let box { return box.description }
+    guard let unit else { return "" }
+    return _openExistential(unit, do: describeUnit)
+  }
 
   struct Scoped: Hashable, Sendable {
     let namespace: CancelID
     let id: CancelID
   }
+}
+
+/// The one value of `T`, a type with no stored data, described.
+private func describeUnit<T>(_: T.Type) -> String {
+  // NB: a type of size 0 has nothing to read: its value is made from no bytes.
+  guard MemoryLayout<T>.size == 0 else { return "\(T.self)" }
+  return "\(unsafeBitCast((), to: T.self))"
 }
 
 /// The value of a ``CancelID`` (see ``TypedCancelIDBox``).
@@ -116,9 +155,26 @@ extension Effect {
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Effect {
     switch operation {
     case .none: return .none
+    case let .request(request):
+      let id = CancelID(id)
+      // NB: a request's first cancellation is kept in the request itself (no box around it).
+      guard request.fold(id: id, cancelInFlight: cancelInFlight) else {
+        return Effect(operation: .cancellable(id: id, cancelInFlight: cancelInFlight, self))
+      }
+      return Effect(operation: .cancellableRequest(request))
     default:
       return Effect(operation: .cancellable(id: CancelID(id), cancelInFlight: cancelInFlight, self))
     }
+  }
+
+  /// `.cancellable(id:cancelInFlight:)` of this effect with the cancellation folded into
+  /// `request` (see ``Operation/cancellableRequest(_:)``), in a box: for the rare places that
+  /// rewrite effects (scoping, mapping).
+  @usableFromInline
+  func unfolded(_ request: HostRequest<Action>) -> Effect {
+    guard let id = request.foldedID else { return self }
+    return Effect(
+      operation: .cancellable(id: id, cancelInFlight: request.foldedCancelInFlight, self))
   }
 
   /// Cancels every effect running under `id`.
@@ -149,6 +205,8 @@ extension Effect {
   private func namespaced(by namespace: CancelID) -> Effect {
     switch operation {
     case .none, .send, .run, .sleep, .request: return self
+    case let .cancellableRequest(request):
+      return Effect(operation: .request(request)).unfolded(request).namespaced(by: namespace)
     case let .merge(effects):
       return Effect(operation: .merge(effects.map { $0.namespaced(by: namespace) }))
     case let .concatenate(effects):

@@ -101,6 +101,14 @@ class HostRequest<Action>: EffectNode, @unchecked Sendable {
   /// NB: atomic: an effect value may be shared by stores on other threads.
   private let claimed = Atomic<Bool>(false)
 
+  // -- the cancellation folded in (see `fold`)
+  /// The id of the `.cancellable(id:)` kept in this request; read only through an effect
+  /// ``Effect/Operation/cancellableRequest(_:)``.
+  private(set) var foldedID: CancelID?
+  private(set) var foldedCancelInFlight = false
+  /// Whether a `.cancellable(id:)` has been folded in.
+  private let folded = Atomic<Bool>(false)
+
   init(
     name: String, payload: Result<[UInt8], JSONError>, kind: HostRequestKind,
     answer: @escaping @Sendable (HostRequest<Action>, UnsafeBufferPointer<UInt8>) throws(JSONError)
@@ -122,6 +130,21 @@ class HostRequest<Action>: EffectNode, @unchecked Sendable {
     let leaf = claimed.exchange(true, ordering: .relaxed) ? copy() : self
     leaf.sink = sink
     return leaf
+  }
+
+  /// Keeps the cancellation of `.cancellable(id:cancelInFlight:)` in this request, so that the
+  /// effect needs no box around it (``Effect/Operation/cancellableRequest(_:)``); false if one
+  /// is kept already (an effect value made cancellable twice: the second gets a box).
+  ///
+  /// NB: the fields are written once, by the call that claims `folded`, before any effect
+  /// carrying them exists; the effect `.request(self)` itself ignores them, so a request kept
+  /// and used both plainly and made cancellable stays two different effects.
+  @usableFromInline
+  final func fold(id: CancelID, cancelInFlight: Bool) -> Bool {
+    guard !folded.exchange(true, ordering: .acquiringAndReleasing) else { return false }
+    foldedID = id
+    foldedCancelInFlight = cancelInFlight
+    return true
   }
 
   /// A new request with the same request fields (of the same class).

@@ -86,7 +86,7 @@ extension Effect {
   @usableFromInline
   func dismissing(with dismiss: @escaping @Sendable (Send<Action>) async -> Void) -> Effect {
     switch operation {
-    case .none, .send, .cancel, .sleep, .request:
+    case .none, .send, .cancel, .sleep, .request, .cancellableRequest:
       return self
     case let .run(run):
       return Effect(

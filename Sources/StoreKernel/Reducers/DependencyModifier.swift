@@ -47,7 +47,7 @@ extension Effect {
   /// The effect with its `.run` work reading `box`'s dependencies.
   func withDependencies(_ box: DependencyBox) -> Effect {
     switch operation {
-    case .none, .send, .cancel, .sleep, .request: return self
+    case .none, .send, .cancel, .sleep, .request, .cancellableRequest: return self
     case let .run(run):
       return Effect(
         operation: .run(

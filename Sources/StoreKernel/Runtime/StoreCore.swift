@@ -266,35 +266,15 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     case let .run(run):
       startTask(run, in: region, sink: sink, done: done)
     case let .cancellable(id, cancelInFlight, effect):
-      if cancelInFlight {
-        if restartWaiting(id, with: effect, in: region, sink: sink, done: done) { return }
-        cancel(id: id, sparingAncestorsOf: region)
+      startCancellable(
+        effect, id: id, cancelInFlight: cancelInFlight, in: region, sink: sink, done: done)
+    case let .cancellableRequest(request):
+      guard let id = request.foldedID else {
+        return startRequest(request, in: region, sink: sink, done: done)
       }
-      guard !region.isCancelled else {
-        complete(done)
-        return
-      }
-      // NB: a lone host request (`.request(…).cancellable(id:)`, the usual shape) is registered
-      // under the id itself: a region around it would only hold it (issue 17: the effect round
-      // trip). Cancelling either cancels the request; its completion is the region's.
-      if case let .request(request) = effect.operation {
-        return startRequest(request, in: region, sink: sink, done: done, cancelID: id)
-      }
-      let child = Region(id: id)
-      attach(child, to: region)
-      child.done = done
-      register(child, id: id)
-      // NB: a case naming the region, not a closure: no allocation per cancellable effect.
-      let bodyDone = Completion.body(child)
-      // NB: a concatenation body (a debounce: its wait, then its effect) is known to the
-      // region, so that the next debounce of the id can restart it in place.
-      guard case let .concatenate(effects) = effect.operation else {
-        return start(effect, in: child, sink: sink, done: bodyDone)
-      }
-      let body = Concatenation(
-        core: self, effects: effects, region: child, sink: sink, done: bodyDone)
-      child.body = body
-      body.next()
+      startCancellable(
+        Effect(operation: .request(request)), id: id,
+        cancelInFlight: request.foldedCancelInFlight, in: region, sink: sink, done: done)
     case let .cancel(id):
       cancel(id: id)
       complete(done)
@@ -310,6 +290,42 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     case let .request(request):
       startRequest(request, in: region, sink: sink, done: done)
     }
+  }
+
+  /// Starts `effect` cancellable by `id` in `region` (``Effect/cancellable(id:cancelInFlight:)``).
+  private func startCancellable(
+    _ effect: Effect<Action>, id: CancelID, cancelInFlight: Bool, in region: Region,
+    sink: ThrottleSink<Action>?, done: Completion?
+  ) {
+    if cancelInFlight {
+      if restartWaiting(id, with: effect, in: region, sink: sink, done: done) { return }
+      cancel(id: id, sparingAncestorsOf: region)
+    }
+    guard !region.isCancelled else {
+      complete(done)
+      return
+    }
+    // NB: a lone host request (`.request(…).cancellable(id:)`, the usual shape) is registered
+    // under the id itself: a region around it would only hold it (issue 17: the effect round
+    // trip). Cancelling either cancels the request; its completion is the region's.
+    if case let .request(request) = effect.operation {
+      return startRequest(request, in: region, sink: sink, done: done, cancelID: id)
+    }
+    let child = Region(id: id)
+    attach(child, to: region)
+    child.done = done
+    register(child, id: id)
+    // NB: a case naming the region, not a closure: no allocation per cancellable effect.
+    let bodyDone = Completion.body(child)
+    // NB: a concatenation body (a debounce: its wait, then its effect) is known to the
+    // region, so that the next debounce of the id can restart it in place.
+    guard case let .concatenate(effects) = effect.operation else {
+      return start(effect, in: child, sink: sink, done: bodyDone)
+    }
+    let body = Concatenation(
+      core: self, effects: effects, region: child, sink: sink, done: bodyDone)
+    child.body = body
+    body.next()
   }
 
   private var nextSequence: UInt64 = 0
