@@ -198,3 +198,30 @@ private struct NoData: Hashable, Sendable {}
   #expect(one.scoped(to: namespace) != other.scoped(to: namespace))
 }
 
+
+/// The registry of ids against a `Dictionary`: inserts, replacements and removals in random
+/// order, over ids of no data (compared by type), boxed ids made again for each use (equal
+/// values in different boxes), and several ids live at once (the dictionary behind the slot).
+@Test func theCancelRegistryAgreesWithADictionary() {
+  var generator = SystemRandomNumberGenerator()
+  let makers: [() -> CancelID] = [
+    { CancelID(OneCase.only) }, { CancelID(OtherCase.only) }, { CancelID(NoData()) },
+    { CancelID("a") }, { CancelID("b") }, { CancelID(1) }, { CancelID(Int8(1)) },
+  ]
+  for _ in 0..<50 {
+    var registry = CancelRegistry()
+    var model: [CancelID: EffectNode] = [:]
+    for _ in 0..<200 {
+      guard let make = makers.randomElement(using: &generator) else { continue }
+      let id = make()
+      if Bool.random(using: &generator) {
+        let node = EffectNode()
+        node.cancelID = id
+        #expect(registry.updateValue(node, forKey: id) === model.updateValue(node, forKey: id))
+      } else {
+        #expect(registry.removeValue(forKey: id) === model.removeValue(forKey: id))
+      }
+      for make in makers { #expect(registry[make()] === model[make()]) }
+    }
+  }
+}

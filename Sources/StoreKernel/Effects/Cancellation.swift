@@ -73,6 +73,14 @@ struct CancelID: Hashable, @unchecked Sendable, CustomStringConvertible {
   @usableFromInline
   func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
+  /// The address of the box, or of the type: equal identities are equal ids (never 0). Ids
+  /// of different identities may still be equal (two boxes of equal values).
+  var identity: UInt {
+    if let box { return UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque()) }
+    guard let unit else { return 0 }
+    return UInt(bitPattern: unsafeBitCast(unit, to: Int.self))
+  }
+
   /// What `Dictionary` and `Set` hash with: the value's hash, computed once (by `Hasher`, so
   /// already mixed), combined with the table's seed.
   ///

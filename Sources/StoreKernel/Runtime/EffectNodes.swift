@@ -22,7 +22,9 @@ class EffectNode: @unchecked Sendable {
   /// The cancellation id the node runs under, registered with its store: a region of
   /// `.cancellable(id:)`, or a host request that is the whole body of one (it needs no region of
   /// its own); nil for the others.
-  var cancelID: CancelID?
+  var cancelID: CancelID? { didSet { cancelIdentity = cancelID?.identity ?? 0 } }
+  /// `cancelID`'s ``CancelID/identity`` (0 for none): what ``CancelRegistry`` compares first.
+  private(set) var cancelIdentity: UInt = 0
   /// The next and previous nodes registered under the same `cancelID` (``StoreCore`` keeps the
   /// oldest).
   var nextWithSameID: EffectNode?

@@ -111,7 +111,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   ///
   /// NB: a chain through the nodes, not an array per id: starting and finishing a
   /// cancellable effect (a debounce restarted on every keystroke) allocates nothing here.
-  private var cancellables: [CancelID: EffectNode] = [:]
+  private var cancellables = CancelRegistry()
   var throttles: [CancelID: ThrottleState<Action>] = [:]
   /// Leaves (tasks, timers, requests) running; what a test store's `finish` checks.
   private(set) var liveLeafCount = 0
@@ -570,7 +570,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     node.cancelID = id
     // NB: one probe when the id is new (the usual case: a lookup, then an insert, was two).
     guard let oldest = cancellables.updateValue(node, forKey: id) else { return }
-    cancellables[id] = oldest
+    cancellables.updateValue(oldest, forKey: id)
     var newest = oldest
     while let next = newest.nextWithSameID { newest = next }
     newest.nextWithSameID = node
@@ -585,12 +585,12 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     } else if let next {
       if cancellables[id] === node {
         next.previousWithSameID = nil
-        cancellables[id] = next
+        cancellables.updateValue(next, forKey: id)
       }
     } else if let oldest = cancellables.removeValue(forKey: id), oldest !== node {
       // NB: removed first, put back if it was another node's (one probe, not two, for the
       // usual lone node of its id).
-      cancellables[id] = oldest
+      cancellables.updateValue(oldest, forKey: id)
     }
     node.nextWithSameID = nil
     node.previousWithSameID = nil

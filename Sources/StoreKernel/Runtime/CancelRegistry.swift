@@ -1,0 +1,61 @@
+/// The oldest node running under each cancellation id (see `StoreCore.cancellables`): the one id
+/// in use in a slot of its own, the others in a dictionary.
+///
+///     var registry = CancelRegistry()
+///     registry.updateValue(node, forKey: id)   // nil: the id was free (node.cancelID == id)
+///     registry[id]                             // node
+///     registry.removeValue(forKey: id)         // node; registry[id] is nil
+///
+/// NB: a store usually has at most one id in use at a time (a fetch replacing the one in
+/// flight, a debounce): its node sits in `first`, found by comparing the id it carries, with no
+/// hashing. The two `Dictionary` probes of each cancellable effect (registering and
+/// unregistering it) cost ~400 instructions (issue 17: the effect round trip).
+struct CancelRegistry {
+  /// The node of one id (its `cancelID`), while no other id has one in `others` or while it was
+  /// put here first.
+  private var first: EffectNode?
+  private var others: [CancelID: EffectNode] = [:]
+
+  init() {}
+
+  /// Whether `node` runs under `id`.
+  ///
+  /// NB: the identities first (two words, nothing copied): the same box or the same type is
+  /// the same id. Only ids of other identities are compared as values (`cancelID` copied).
+  @inline(__always)
+  private static func isUnder(_ node: EffectNode, _ id: CancelID, identity: UInt) -> Bool {
+    node.cancelIdentity == identity || node.cancelID == id
+  }
+
+  /// The node under `id`, or nil.
+  subscript(id: CancelID) -> EffectNode? {
+    if let first, Self.isUnder(first, id, identity: id.identity) { return first }
+    return others.isEmpty ? nil : others[id]
+  }
+
+  /// Puts `node` under `id`, which must be `node.cancelID`; returns the node it replaced, if any.
+  @discardableResult
+  mutating func updateValue(_ node: EffectNode, forKey id: CancelID) -> EffectNode? {
+    if let first {
+      if Self.isUnder(first, id, identity: id.identity) {
+        self.first = node
+        return first
+      }
+    } else if others.isEmpty {
+      // NB: only while `others` is empty, where `id` cannot be: an id is in one place only.
+      first = node
+      return nil
+    }
+    return others.updateValue(node, forKey: id)
+  }
+
+  /// Removes the node under `id` and returns it, or nil if there is none.
+  @discardableResult
+  mutating func removeValue(forKey id: CancelID) -> EffectNode? {
+    if let first, Self.isUnder(first, id, identity: id.identity) {
+      self.first = nil
+      return first
+    }
+    return others.isEmpty ? nil : others.removeValue(forKey: id)
+  }
+}
