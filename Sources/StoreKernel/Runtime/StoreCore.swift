@@ -164,10 +164,22 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   private func withRequests<R, E: Error>(
     _ body: (inout RequestTable<Action>) throws(E) -> R
   ) throws(E) -> R {
-    // NB: the addresses taken without retaining their object, which lives as long as the core
-    // (a `ManagedBuffer`'s header and elements do not move). A retained lock, or the body's
-    // result carried out of a closure, cost an answer ~100 instructions more.
-    let (table, mutex) = requests.withObject({ [unowned(unsafe) self] in
+    let (table, mutex) = requestTable
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body(&table.pointee)
+  }
+
+  /// The table of requests and its lock, made by the first use.
+  ///
+  /// NB: the addresses taken without retaining their object, which lives as long as the core
+  /// (a `ManagedBuffer`'s header and elements do not move). A retained lock, or the body's
+  /// result carried out of a closure, cost an answer ~100 instructions more.
+  @inline(__always)
+  private var requestTable: (
+    table: UnsafeMutablePointer<RequestTable<Action>>, lock: UnsafeMutablePointer<pthread_mutex_t>
+  ) {
+    requests.withObject({ [unowned(unsafe) self] in
       // NB: made here, in code specialized for the store's action, and once per store: an
       // answer queues this function (a retain), not a closure of its own (an allocation).
       // Unowned: the table is the core's, and the function leaves it only for the inbox, which
@@ -176,9 +188,6 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     }) { guarded in
       guarded.withUnsafeMutablePointers { ($0, $1) }
     }
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body(&table.pointee)
   }
 
   init(clock: StoreClock) {
@@ -751,10 +760,11 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   func accept(_ answer: HostAnswer, for id: UInt64) throws(StoreError) {
     guard !isClosed else { throw .closed }
     let request = try withRequests { (table) throws(StoreError) in try table.openRequest(id).leaf }
-    var accepted = AcceptedAnswer(leaf: request)
+    // NB: the request moves into the accepted answer, and that into the table: neither is copied
+    // (a retain and a release each; issue 17: the effect round trip).
     switch answer {
     case let .value(bytes):
-      accepted.ends = request.kind == .oneShot
+      let ends = request.kind == .oneShot
       let action: Action?
       do throws(JSONError) {
         action = try request.answer(request, bytes)
@@ -763,30 +773,38 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       }
       // NB: the action moved out of its optional, not copied (see `FIFO.moveFirst(to:)`).
       if let action = consume action {
-        accepted.hasAction = true
+        let accepted = AcceptedAnswer(leaf: consume request, hasAction: true, ends: ends)
         return try queue(accepted, for: id) { $0.acceptedActions.append(action) }
       }
+      try queue(AcceptedAnswer(leaf: consume request, ends: ends), for: id) { _ in }
     case let .failure(message):
-      accepted.failure = message
+      try queue(AcceptedAnswer(leaf: consume request, failure: message), for: id) { _ in }
     case .complete:
       guard request.kind == .stream else { throw .notAStream(id) }
-      accepted.completes = true
+      try queue(AcceptedAnswer(leaf: consume request, completes: true), for: id) { _ in }
     }
-    try queue(accepted, for: id) { _ in }
   }
 
   /// Admits `accepted` for request `id` under the table's lock (`addAction` queues its action,
   /// if any), then queues its application for the holder.
   @inline(__always)
   private func queue(
-    _ accepted: AcceptedAnswer, for id: UInt64, _ addAction: (inout RequestTable<Action>) -> Void
+    _ accepted: consuming AcceptedAnswer, for id: UInt64,
+    _ addAction: (inout RequestTable<Action>) -> Void
   ) throws(StoreError) {
-    let applier = try withRequests { (table) throws(StoreError) in
-      try table.admit(id, ending: accepted.ends)
-      addAction(&table)
-      table.accepted.append(accepted)
-      return table.applier
+    // NB: behind the lock without a closure, so that `accepted` moves into the table.
+    let (table, mutex) = requestTable
+    pthread_mutex_lock(mutex)
+    do {
+      try table.pointee.admit(id, ending: accepted.ends)
+    } catch {
+      pthread_mutex_unlock(mutex)
+      throw error
     }
+    addAction(&table.pointee)
+    table.pointee.accepted.append(accepted)
+    let applier = table.pointee.applier
+    pthread_mutex_unlock(mutex)
     inbox.push(applier.apply)
   }
 
