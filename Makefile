@@ -7,6 +7,7 @@
 #   make fuzz       libFuzzer + AddressSanitizer over the C API for FUZZ_SECONDS (docs/fuzzing.md)
 #   make install    PREFIX=/usr/local: library, links, header, pkg-config file
 #   make order-symbols  rewrite scripts/tca.order from the hot paths' profile (needs valgrind)
+#   make pgo-profile    rewrite scripts/tca.proftext.gz, the profile the library is optimized with
 
 VERSION   := 0.1.0
 SOMAJOR   := 0
@@ -29,9 +30,10 @@ VENV      := $(BUILD)/venv
 CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -pedantic -O2
 C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 
-SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.[ch]') Package.swift scripts/tca.map scripts/tca.order Makefile
+SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.[ch]') Package.swift scripts/tca.map scripts/tca.order \
+  scripts/tca.proftext.gz Makefile
 
-.PHONY: all lib demo test order-symbols test-order bench-scale test-swift test-c test-unwind-cxx test-python python-test-deps venv test-own-feature bench install clean \
+.PHONY: all lib demo test order-symbols test-order pgo-profile bench-scale test-swift test-c test-unwind-cxx test-python python-test-deps venv test-own-feature bench install clean \
   test-cdef test-cpp test-rust test-lua test-dotnet lua-cdef bench-bindings \
   abi-check sanitize sanitize-address sanitize-thread examples test-install install-test-deps \
   test-new-feature fuzz
@@ -53,6 +55,12 @@ order-symbols: $(LIB)
 test-order: $(LIB)
 	@echo "== hot paths and the symbol order"
 	scripts/order-symbols.sh --check
+	SWIFT=$(SWIFT) scripts/pgo-profile.sh --check
+
+# The profile the library is optimized with (scripts/pgo-profile.sh): a library with counters
+# (in .build-pgo) runs the hot paths and the C bench's and scale table's rows.
+pgo-profile: $(LIB) $(BENCH)/cbench $(BENCH)/scalebench
+	SWIFT=$(SWIFT) scripts/pgo-profile.sh
 
 # ---- examples ----------------------------------------------------------------------------------
 
