@@ -1,0 +1,202 @@
+import Synchronization
+
+/// Where a cached ``ObjectContainer`` reads: the object it stands for, re-pointed each time the
+/// container is handed out again (see ``ContainerCache``), and the `allKeys` it has made.
+///
+/// NB: it lives as long as its ``ContainerCache/Entry``: for the whole process.
+///
+/// NB: only the one holder of the container's box reads or writes it (the cache re-points it
+/// only when it holds the box's only reference), so its fields need no lock and no dynamic
+/// exclusivity checks.
+final class ObjectCursor {
+  /// The document and the object.
+  struct Place {
+    var document: UnsafePointer<Document>
+    var object: Int
+  }
+
+  /// Where the container reads, for as long as the cursor lives.
+  ///
+  /// NB: apart, and read by the container through a pointer: a class reference read from the
+  /// container (`unowned(unsafe)` or not) was retained and released at every member lookup.
+  let place: UnsafeMutablePointer<Place>
+  /// The last few one-member objects' names and their `allKeys` (a `[Key]` of one key, as its
+  /// storage object: see ``ObjectContainer/allKeys``).
+  @exclusivity(unchecked) var knownKeys: [(name: [UInt8], keys: AnyObject)] = []
+
+  /// How many names ``knownKeys`` remembers.
+  static let knownKeysLimit = 8
+
+  init(_ document: UnsafePointer<Document>, object: Int) {
+    place = UnsafeMutablePointer.allocate(capacity: 1)
+    place.initialize(to: Place(document: document, object: object))
+  }
+
+  deinit { place.deallocate() }
+
+  /// The `allKeys` remembered for a one-member object whose name is the string at `name`.
+  @inline(__always)
+  func knownKeys(named name: Int) -> AnyObject? {
+    knownKeys.withUnsafeBufferPointer { (known) in
+      for i in known.indices {
+        let equal = known[i].name.withUnsafeBufferPointer {
+          place.pointee.document.pointee.string(at: name, equals: $0)
+        }
+        if equal { return known[i].keys }
+      }
+      return nil
+    }
+  }
+
+  /// Remembers `keys`, the `allKeys` of a one-member object whose member is named `name`.
+  func remember(_ keys: AnyObject, named name: String) {
+    if knownKeys.count == ObjectCursor.knownKeysLimit { knownKeys.removeFirst() }
+    knownKeys.append((Array(name.utf8), keys))
+  }
+}
+
+/// The keyed containers of objects, one per `Key` type, kept from one decode to the next.
+///
+/// Making a `KeyedDecodingContainer<Key>` costs two run-time generic metadata lookups (our
+/// `ObjectContainer<Key>` and the standard library's box around it, a hash-table search each),
+/// a witness table and an allocation: ~1.2k instructions, more than the scan of a small action.
+/// Here each `Key` type's container is made once and handed out again, re-pointed at the new
+/// object, whenever no one else holds it.
+///
+/// NB: safe because a container's state is all in its ``ObjectCursor``, and the cursor is only
+/// re-pointed when the cache holds the only reference to the box (`isKnownUniquelyReferenced`):
+/// a container still in use (an outer one of the same `Key` in a recursive type, one a type kept
+/// after its `init(from:)`, one being used on another thread) is never handed out again; a new
+/// one is made instead, as before. The slots are written once, with an entry that lives as long
+/// as the process (at most ``slotCount`` of them, a few hundred bytes each); an entry's `busy`
+/// flag makes the check and the re-pointing one step among threads.
+enum ContainerCache {
+  /// A `Key` type's cached container (an ``TypedEntry``).
+  class Entry: @unchecked Sendable {
+    /// The `Key` type's metadata address.
+    final let keyType: UInt
+    final let busy = Atomic<Bool>(false)
+    /// The standard library's box: what a `KeyedDecodingContainer<Key>` holds.
+    @exclusivity(unchecked) final var box: AnyObject
+    final let cursor: ObjectCursor
+
+    init(keyType: UInt, box: AnyObject, cursor: ObjectCursor) {
+      self.keyType = keyType
+      self.box = box
+      self.cursor = cursor
+    }
+  }
+
+  /// The entry of `Key`, with `Container` its `KeyedDecodingContainer<Key>`.
+  ///
+  /// NB: generic over the container type rather than `Key`, so that ``container()`` finds that
+  /// type's metadata in the entry's own (its class's generic argument) and not by a run-time
+  /// lookup of `KeyedDecodingContainer<Key>` (a hash-table search, ~500 instructions), which any
+  /// code of this module that writes a `KeyedDecodingContainer<Key>` makes: the type is
+  /// resilient, its layout unknown here.
+  final class TypedEntry<Container>: Entry, @unchecked Sendable {
+    /// `box` (this entry's) as the container it is (``canCache(_:)`` checked that one is the
+    /// other).
+    @inline(never)
+    func container(_ box: AnyObject) -> Container { unsafeBitCast(box, to: Container.self) }
+  }
+
+  static let slotCount = 256
+  /// How many slots after its own a `Key` type's entry may be in.
+  static let probes = 4
+
+  /// The entries, by `Key` type; 0 for an empty slot.
+  nonisolated(unsafe) static let slots: UnsafeMutablePointer<Atomic<UInt>> = {
+    let slots = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: slotCount)
+    for i in 0..<slotCount { (slots + i).initialize(to: Atomic(0)) }
+    return slots
+  }()
+
+  /// Whether `KeyedDecodingContainer<Key>` is what this cache takes it to be: one reference.
+  @inline(__always)
+  static func canCache<Key: CodingKey>(_ type: Key.Type) -> Bool {
+    MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size
+      && MemoryLayout<[Key]>.size == MemoryLayout<AnyObject>.size
+  }
+
+  /// The keyed container of the object at `object`: a cached one when free, else a new one.
+  @inline(__always)
+  static func container<Key: CodingKey>(
+    keyedBy type: Key.Type, _ document: UnsafePointer<Document>, object: Int
+  ) -> KeyedDecodingContainer<Key> {
+    let keyType = UInt(bitPattern: ObjectIdentifier(type))
+    if let (entry, box) = reuse(keyType, document, object: object) {
+      // NB: the entry was made by `make` below for this same `Key` (its slot's entry says so):
+      // it is a `TypedEntry<KeyedDecodingContainer<Key>>`. Its result is written straight into
+      // this function's.
+      return Unmanaged<TypedEntry<KeyedDecodingContainer<Key>>>.fromOpaque(entry)
+        .takeUnretainedValue().container(box)
+    }
+    return make(keyedBy: type, keyType, document, object: object)
+  }
+
+  /// The slot `keyType`'s entry starts its search at.
+  @inline(__always)
+  static func home(_ keyType: UInt) -> Int {
+    Int(truncatingIfNeeded: (keyType >> 4 ^ keyType >> 12) & UInt(slotCount - 1))
+  }
+
+  /// The entry for `keyType` and its box, re-pointed at `object`, if there is one and it is
+  /// free.
+  ///
+  /// NB: the box is returned (a reference taken) before the entry is free again: another thread
+  /// must find it held, not re-point it before this one has it.
+  static func reuse(
+    _ keyType: UInt, _ document: UnsafePointer<Document>, object: Int
+  ) -> (UnsafeRawPointer, AnyObject)? {
+    let home = home(keyType)
+    for probe in 0..<probes {
+      let bits = slots[(home &+ probe) & (slotCount - 1)].load(ordering: .acquiring)
+      guard let raw = UnsafeRawPointer(bitPattern: bits) else { return nil }
+      let entry = Unmanaged<Entry>.fromOpaque(raw).takeUnretainedValue()
+      guard entry.keyType == keyType else { continue }
+      guard !entry.busy.exchange(true, ordering: .acquiring) else { return nil }
+      defer { entry.busy.store(false, ordering: .releasing) }
+      guard isKnownUniquelyReferenced(&entry.box) else { return nil }
+      entry.cursor.place.pointee = ObjectCursor.Place(document: document, object: object)
+      return (raw, entry.box)
+    }
+    return nil
+  }
+
+  /// A new container, kept in the cache if its `Key` type has none and there is room.
+  @inline(never)
+  static func make<Key: CodingKey>(
+    keyedBy type: Key.Type, _ keyType: UInt, _ document: UnsafePointer<Document>, object: Int
+  ) -> KeyedDecodingContainer<Key> {
+    guard canCache(type), let slot = freeSlot(keyType) else {
+      return KeyedDecodingContainer(ObjectContainer<Key>(document, object: object))
+    }
+    let cursor = ObjectCursor(document, object: object)
+    let container = KeyedDecodingContainer(ObjectContainer<Key>(cursor))
+    let entry = TypedEntry<KeyedDecodingContainer<Key>>(
+      keyType: keyType, box: unsafeBitCast(container, to: AnyObject.self), cursor: cursor)
+    let retained = Unmanaged<Entry>.passRetained(entry)
+    let bits = UInt(bitPattern: retained.toOpaque())
+    guard slots[slot].compareExchange(expected: 0, desired: bits, ordering: .releasing).exchanged
+    else {
+      // NB: another thread took the slot first. Its container refers to its cursor without
+      // keeping it (see `ObjectContainer.cursor`): dropped with the entry, neither is handed out.
+      retained.release()
+      return KeyedDecodingContainer(ObjectContainer<Key>(document, object: object))
+    }
+    return container
+  }
+
+  /// The first empty slot where `keyType`'s entry may go, or nil if it has one or no room.
+  static func freeSlot(_ keyType: UInt) -> Int? {
+    let home = home(keyType)
+    for probe in 0..<probes {
+      let slot = (home &+ probe) & (slotCount - 1)
+      let bits = slots[slot].load(ordering: .acquiring)
+      guard let raw = UnsafeRawPointer(bitPattern: bits) else { return slot }
+      if Unmanaged<Entry>.fromOpaque(raw).takeUnretainedValue().keyType == keyType { return nil }
+    }
+    return nil
+  }
+}
