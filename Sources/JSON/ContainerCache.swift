@@ -95,10 +95,16 @@ enum ContainerCache {
   /// code of this module that writes a `KeyedDecodingContainer<Key>` makes: the type is
   /// resilient, its layout unknown here.
   final class TypedEntry<Container>: Entry, @unchecked Sendable {
-    /// `box` (this entry's) as the container it is (``canCache(_:)`` checked that one is the
-    /// other).
+    /// The box as the container it is (``canCache(_:)`` checked that one is the other), taken
+    /// by a caller of ``reuse(_:_:object:)``, which leaves the entry busy.
+    ///
+    /// NB: the entry is free again only once the box is taken (a reference held): another
+    /// thread must find it held, not re-point it before this one has it.
     @inline(never)
-    func container(_ box: AnyObject) -> Container { unsafeBitCast(box, to: Container.self) }
+    func take() -> Container {
+      defer { busy.store(false, ordering: .releasing) }
+      return unsafeBitCast(box, to: Container.self)
+    }
   }
 
   static let slotCount = 256
@@ -125,12 +131,12 @@ enum ContainerCache {
     keyedBy type: Key.Type, _ document: UnsafePointer<Document>, object: Int
   ) -> KeyedDecodingContainer<Key> {
     let keyType = UInt(bitPattern: ObjectIdentifier(type))
-    if let (entry, box) = reuse(keyType, document, object: object) {
+    if let entry = reuse(keyType, document, object: object) {
       // NB: the entry was made by `make` below for this same `Key` (its slot's entry says so):
       // it is a `TypedEntry<KeyedDecodingContainer<Key>>`. Its result is written straight into
       // this function's.
       return Unmanaged<TypedEntry<KeyedDecodingContainer<Key>>>.fromOpaque(entry)
-        .takeUnretainedValue().container(box)
+        ._withUnsafeGuaranteedRef { $0.take() }
     }
     return make(keyedBy: type, keyType, document, object: object)
   }
@@ -141,25 +147,31 @@ enum ContainerCache {
     Int(truncatingIfNeeded: (keyType >> 4 ^ keyType >> 12) & UInt(slotCount - 1))
   }
 
-  /// The entry for `keyType` and its box, re-pointed at `object`, if there is one and it is
-  /// free.
-  ///
-  /// NB: the box is returned (a reference taken) before the entry is free again: another thread
-  /// must find it held, not re-point it before this one has it.
+  /// The entry for `keyType`, its box re-pointed at `object` and the entry left busy for the
+  /// caller to ``TypedEntry/take()``, if there is one and no one else holds it.
   static func reuse(
     _ keyType: UInt, _ document: UnsafePointer<Document>, object: Int
-  ) -> (UnsafeRawPointer, AnyObject)? {
+  ) -> UnsafeRawPointer? {
     let home = home(keyType)
     for probe in 0..<probes {
       let bits = slots[(home &+ probe) & (slotCount - 1)].load(ordering: .acquiring)
       guard let raw = UnsafeRawPointer(bitPattern: bits) else { return nil }
-      let entry = Unmanaged<Entry>.fromOpaque(raw).takeUnretainedValue()
-      guard entry.keyType == keyType else { continue }
-      guard !entry.busy.exchange(true, ordering: .acquiring) else { return nil }
-      defer { entry.busy.store(false, ordering: .releasing) }
-      guard isKnownUniquelyReferenced(&entry.box) else { return nil }
-      entry.cursor.place.pointee = ObjectCursor.Place(document: document, object: object)
-      return (raw, entry.box)
+      let found = Unmanaged<Entry>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+        (entry) -> Bool? in
+        guard entry.keyType == keyType else { return nil }
+        guard !entry.busy.exchange(true, ordering: .acquiring) else { return false }
+        guard isKnownUniquelyReferenced(&entry.box) else {
+          entry.busy.store(false, ordering: .releasing)
+          return false
+        }
+        entry.cursor.place.pointee = ObjectCursor.Place(document: document, object: object)
+        return true
+      }
+      switch found {
+      case true?: return raw
+      case false?: return nil
+      case nil: continue
+      }
     }
     return nil
   }
