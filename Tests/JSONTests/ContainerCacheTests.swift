@@ -215,3 +215,29 @@ private struct Segment: Codable, Equatable {
   }
   #expect(failures == 0)
 }
+
+/// A type with its own key type for each `T`: `Probe<Int>.CodingKeys` and
+/// `Probe<Nest<Int>>.CodingKeys` are different types to the cache.
+private struct Probe<T>: Decodable {
+  let value: Int
+  let name: String?
+}
+
+private enum Nest<T> {}
+
+/// Decodes a `Probe<T>`, `Probe<Nest<T>>`, … `count` key types in all; how many came out right.
+private func decodeProbes<T>(_ type: T.Type, count: Int) throws -> Int {
+  guard count > 0 else { return 0 }
+  var right = 0
+  for round in 0..<2 {
+    let probe = try decodeCodable(Probe<T>.self, #"{"name":"n\#(round)","value":\#(count)}"#)
+    if probe.value == count, probe.name == "n\(round)" { right += 1 }
+  }
+  return try right + decodeProbes(Nest<T>.self, count: count - 1)
+}
+
+@Test func keyTypesPastTheCachesRoomAreDecodedAsBefore() throws {
+  // NB: more key types than the cache has slots (256): the last ones find no room.
+  #expect(try decodeProbes(Int.self, count: 300) == 600)
+  #expect(try decodeProbes(Int.self, count: 300) == 600)
+}
