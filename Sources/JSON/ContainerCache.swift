@@ -127,19 +127,27 @@ enum ContainerCache {
   }
 
   /// The keyed container of the object at `object`: a cached one when free, else a new one.
+  ///
+  /// NB: a container the cache cannot give (its entry held, no room) costs what it did without
+  /// the cache, and ~100 instructions more. Nothing here holds a `KeyedDecodingContainer<Key>`
+  /// (its metadata would be looked up on every call, ~500 instructions): only `insert` does.
   @inline(__always)
   static func container<Key: CodingKey>(
     keyedBy type: Key.Type, _ document: UnsafePointer<Document>, object: Int
   ) -> KeyedDecodingContainer<Key> {
     let keyType = UInt(bitPattern: ObjectIdentifier(type))
-    if let entry = reuse(keyType, document, object: object) {
-      // NB: the entry was made by `make` below for this same `Key` (its slot's entry says so):
-      // it is a `TypedEntry<KeyedDecodingContainer<Key>>`. Its result is written straight into
-      // this function's.
+    switch reuse(keyType, document, object: object) {
+    case let .taken(entry):
+      // NB: the entry was made by `insert` below for this same `Key` (its slot's entry says
+      // so): it is a `TypedEntry<KeyedDecodingContainer<Key>>`. Its result is written straight
+      // into this function's.
       return Unmanaged<TypedEntry<KeyedDecodingContainer<Key>>>.fromOpaque(entry)
         ._withUnsafeGuaranteedRef { $0.take() }
+    case let .free(slot):
+      return insert(keyedBy: type, keyType, at: slot, document, object: object)
+    case .unavailable:
+      return make(keyedBy: type, document, object: object)
     }
-    return make(keyedBy: type, keyType, document, object: object)
   }
 
   /// The slot `keyType`'s entry starts its search at.
@@ -148,15 +156,26 @@ enum ContainerCache {
     Int(truncatingIfNeeded: (keyType >> 4 ^ keyType >> 12) & UInt(slotCount - 1))
   }
 
-  /// The entry for `keyType`, its box re-pointed at `object` and the entry left busy for the
-  /// caller to ``TypedEntry/take()``, if there is one and no one else holds it.
+  /// What ``reuse(_:_:object:)`` found.
+  enum Lookup {
+    /// The entry (left busy for the caller to ``TypedEntry/take()``), its box re-pointed.
+    case taken(UnsafeRawPointer)
+    /// No entry for the `Key` type, and the empty slot where one may go.
+    case free(Int)
+    /// The entry is held, or there is no entry and no room.
+    case unavailable
+  }
+
+  /// The entry for `keyType`, its box re-pointed at `object`, if there is one and no one else
+  /// holds it.
   static func reuse(
     _ keyType: UInt, _ document: UnsafePointer<Document>, object: Int
-  ) -> UnsafeRawPointer? {
+  ) -> Lookup {
     let home = home(keyType)
     for probe in 0..<probes {
-      let bits = slots[(home &+ probe) & (slotCount - 1)].load(ordering: .acquiring)
-      guard let raw = UnsafeRawPointer(bitPattern: bits) else { return nil }
+      let slot = (home &+ probe) & (slotCount - 1)
+      let bits = slots[slot].load(ordering: .acquiring)
+      guard let raw = UnsafeRawPointer(bitPattern: bits) else { return .free(slot) }
       let found = Unmanaged<Entry>.fromOpaque(raw)._withUnsafeGuaranteedRef {
         (entry) -> Bool? in
         guard entry.keyType == keyType else { return nil }
@@ -169,20 +188,29 @@ enum ContainerCache {
         return true
       }
       switch found {
-      case true?: return raw
-      case false?: return nil
+      case true?: return .taken(raw)
+      case false?: return .unavailable
       case nil: continue
       }
     }
-    return nil
+    return .unavailable
   }
 
-  /// A new container, kept in the cache if its `Key` type has none and there is room.
+  /// A new container, not cached.
   @inline(never)
   static func make<Key: CodingKey>(
-    keyedBy type: Key.Type, _ keyType: UInt, _ document: UnsafePointer<Document>, object: Int
+    keyedBy type: Key.Type, _ document: UnsafePointer<Document>, object: Int
   ) -> KeyedDecodingContainer<Key> {
-    guard canCache(type), let slot = freeSlot(keyType) else {
+    KeyedDecodingContainer(ObjectContainer<Key>(document, object: object))
+  }
+
+  /// A new container for a `Key` type with no entry, kept in the cache at `slot`.
+  @inline(never)
+  static func insert<Key: CodingKey>(
+    keyedBy type: Key.Type, _ keyType: UInt, at slot: Int, _ document: UnsafePointer<Document>,
+    object: Int
+  ) -> KeyedDecodingContainer<Key> {
+    guard canCache(type) else {
       return KeyedDecodingContainer(ObjectContainer<Key>(document, object: object))
     }
     let cursor = ObjectCursor(document, object: object)
@@ -199,17 +227,5 @@ enum ContainerCache {
       return KeyedDecodingContainer(ObjectContainer<Key>(document, object: object))
     }
     return container
-  }
-
-  /// The first empty slot where `keyType`'s entry may go, or nil if it has one or no room.
-  static func freeSlot(_ keyType: UInt) -> Int? {
-    let home = home(keyType)
-    for probe in 0..<probes {
-      let slot = (home &+ probe) & (slotCount - 1)
-      let bits = slots[slot].load(ordering: .acquiring)
-      guard let raw = UnsafeRawPointer(bitPattern: bits) else { return slot }
-      if Unmanaged<Entry>.fromOpaque(raw).takeUnretainedValue().keyType == keyType { return nil }
-    }
-    return nil
   }
 }
