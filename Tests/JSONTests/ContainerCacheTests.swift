@@ -84,7 +84,8 @@ private enum ManyCases: Codable, Equatable {
     let text = #"{"child":{"searchQueryChanged":"\#(query)"}}"#
     #expect(try decodeCodable(AppAction.self, text) == .child(.searchQueryChanged(query)))
     #expect(try decodeCodable(AppAction.self, #"{"setCount":\#(round)}"#) == .setCount(round))
-    #expect(try decodeCodable(AppAction.self, #"{"toggle":{"id":\#(round)}}"#) == .toggle(id: round))
+    let toggle = #"{"toggle":{"id":\#(round)}}"#
+    #expect(try decodeCodable(AppAction.self, toggle) == .toggle(id: round))
     #expect(try decodeCodable(AppAction.self, #""increment""#) == .increment)
   }
 }
