@@ -5,14 +5,16 @@ import Synchronization
 ///
 /// NB: it lives as long as its ``ContainerCache/Entry``: for the whole process.
 ///
-/// NB: only the one holder of the container's box reads or writes it (the cache re-points it
-/// only when it holds the box's only reference), so its fields need no lock and no dynamic
-/// exclusivity checks.
+/// NB: one holder of the container's box at a time reads it: the cache re-points it only when
+/// it holds the box's only reference, so the holders are ordered by the box's reference count
+/// (its release, then the next uniqueness check). That order is the runtime's, which a thread
+/// sanitizer does not see: the place is read and written as relaxed atomics (plain loads and
+/// stores) and the remembered keys under a flag of their own, so that it sees no race either.
 final class ObjectCursor {
   /// The document and the object.
-  struct Place {
-    var document: UnsafePointer<Document>
-    var object: Int
+  struct Place: ~Copyable {
+    let document: Atomic<UnsafePointer<Document>>
+    let object: Atomic<Int>
   }
 
   /// Where the container reads, for as long as the cursor lives.
@@ -21,37 +23,63 @@ final class ObjectCursor {
   /// container (`unowned(unsafe)` or not) was retained and released at every member lookup.
   let place: UnsafeMutablePointer<Place>
   /// The last few one-member objects' names and their `allKeys` (a `[Key]` of one key, as its
-  /// storage object: see ``ObjectContainer/allKeys``).
-  @exclusivity(unchecked) var knownKeys: [(name: [UInt8], keys: AnyObject)] = []
+  /// storage object: see ``ObjectContainer/allKeys``), read and written under ``keysBusy``.
+  @exclusivity(unchecked) private var knownKeys: [(name: [UInt8], keys: AnyObject)] = []
+  private let keysBusy = Atomic<Bool>(false)
 
   /// How many names ``knownKeys`` remembers.
   static let knownKeysLimit = 8
 
   init(_ document: UnsafePointer<Document>, object: Int) {
     place = UnsafeMutablePointer.allocate(capacity: 1)
-    place.initialize(to: Place(document: document, object: object))
+    place.initialize(to: Place(document: Atomic(document), object: Atomic(object)))
   }
 
-  deinit { place.deallocate() }
+  deinit {
+    _ = place.move()
+    place.deallocate()
+  }
 
-  /// The `allKeys` remembered for a one-member object whose name is the string at `name`.
+  /// Re-points the cursor at `object`.
   @inline(__always)
-  func knownKeys(named name: Int) -> AnyObject? {
-    knownKeys.withUnsafeBufferPointer { (known) in
-      for i in known.indices {
-        let equal = known[i].name.withUnsafeBufferPointer {
-          place.pointee.document.pointee.string(at: name, equals: $0)
+  func point(at document: UnsafePointer<Document>, object: Int) {
+    place.pointee.document.store(document, ordering: .relaxed)
+    place.pointee.object.store(object, ordering: .relaxed)
+  }
+
+  /// Runs `body` on the remembered keys alone.
+  ///
+  /// NB: uncontended unless a container is used on two threads at once (it is not `Sendable`).
+  @inline(__always)
+  private func withKnownKeys<R>(_ body: (inout [(name: [UInt8], keys: AnyObject)]) -> R) -> R {
+    while keysBusy.exchange(true, ordering: .acquiring) {}
+    defer { keysBusy.store(false, ordering: .releasing) }
+    return body(&knownKeys)
+  }
+
+  /// The `allKeys` remembered for a one-member object of `document` whose name is the string at
+  /// `name`.
+  @inline(__always)
+  func knownKeys(named name: Int, in document: UnsafePointer<Document>) -> AnyObject? {
+    withKnownKeys { (knownKeys) in
+      knownKeys.withUnsafeBufferPointer { (known) in
+        for i in known.indices {
+          let equal = known[i].name.withUnsafeBufferPointer {
+            document.pointee.string(at: name, equals: $0)
+          }
+          if equal { return known[i].keys }
         }
-        if equal { return known[i].keys }
+        return nil
       }
-      return nil
     }
   }
 
   /// Remembers `keys`, the `allKeys` of a one-member object whose member is named `name`.
   func remember(_ keys: AnyObject, named name: String) {
-    if knownKeys.count == ObjectCursor.knownKeysLimit { knownKeys.removeFirst() }
-    knownKeys.append((Array(name.utf8), keys))
+    withKnownKeys { (knownKeys) in
+      if knownKeys.count == ObjectCursor.knownKeysLimit { knownKeys.removeFirst() }
+      knownKeys.append((Array(name.utf8), keys))
+    }
   }
 }
 
@@ -184,7 +212,7 @@ enum ContainerCache {
           entry.busy.store(false, ordering: .releasing)
           return false
         }
-        entry.cursor.place.pointee = ObjectCursor.Place(document: document, object: object)
+        entry.cursor.point(at: document, object: object)
         return true
       }
       switch found {

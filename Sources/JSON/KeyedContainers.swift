@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A keyed container of ``TapeDecoder`` that only finds a member's value; decoding it is the
 /// same for all (this extension). For the rare containers: ``ObjectContainer``, the hot one,
 /// has all of this written out.
@@ -162,18 +164,22 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   /// A container for ``ContainerCache``, reading wherever `cursor` points.
   init(_ cursor: ObjectCursor) {
-    self.fixedDocument = cursor.place.pointee.document
-    self.fixedObject = cursor.place.pointee.object
+    self.fixedDocument = cursor.place.pointee.document.load(ordering: .relaxed)
+    self.fixedObject = cursor.place.pointee.object.load(ordering: .relaxed)
     self.isEmpty = false
     self.place = cursor.place
     self.cursor = Unmanaged.passUnretained(cursor)
   }
 
   var document: UnsafePointer<Document> {
-    @inline(__always) get { place?.pointee.document ?? fixedDocument }
+    @inline(__always) get {
+      place.map { $0.pointee.document.load(ordering: .relaxed) } ?? fixedDocument
+    }
   }
   var object: Int {
-    @inline(__always) get { place?.pointee.object ?? fixedObject }
+    @inline(__always) get {
+      place.map { $0.pointee.object.load(ordering: .relaxed) } ?? fixedObject
+    }
   }
 
   var codingPath: [any CodingKey] { document.pointee.codingPath(to: object) }
@@ -191,7 +197,9 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
       // to the next would not be a key. The array is a `[Key]` for this container's `Key`: a
       // cursor belongs to one `ObjectContainer<Key>` (see `ContainerCache.make`).
       if let cursor,
-        let keys = cursor._withUnsafeGuaranteedRef({ $0.knownKeys(named: object + 1) })
+        let keys = cursor._withUnsafeGuaranteedRef({
+          $0.knownKeys(named: object + 1, in: document)
+        })
       {
         return unsafeBitCast(keys, to: [Key].self)
       }
