@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A keyed container of ``TapeDecoder`` that only finds a member's value; decoding it is the
 /// same for all (this extension). For the rare containers: ``ObjectContainer``, the hot one,
 /// has all of this written out.
@@ -139,15 +141,45 @@ extension TapeKeyedContainer {
 ///
 ///     {"id":3,"title":"milk"}  →  decode(Int.self, forKey: .id) == 3
 struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  let document: UnsafePointer<Document>
-  let object: Int
+  private let fixedDocument: UnsafePointer<Document>
+  private let fixedObject: Int
   /// A synthetic `{}` (see ``TapeDecoder/Form/emptyObject``): no members at all.
   let isEmpty: Bool
+  /// Where a cached container reads (see ``ContainerCache``); nil for one made for one object.
+  private let place: UnsafeMutablePointer<ObjectCursor.Place>?
+  /// The cursor of a cached container, for the `allKeys` it remembers.
+  ///
+  /// NB: not kept alive by the container: its cache entry keeps it for the whole process.
+  /// Held strongly, every call through the standard library's box (which copies the container)
+  /// was a retain and a release.
+  private let cursor: Unmanaged<ObjectCursor>?
 
   init(_ document: UnsafePointer<Document>, object: Int, isEmpty: Bool = false) {
-    self.document = document
-    self.object = object
+    self.fixedDocument = document
+    self.fixedObject = object
     self.isEmpty = isEmpty
+    self.place = nil
+    self.cursor = nil
+  }
+
+  /// A container for ``ContainerCache``, reading wherever `cursor` points.
+  init(_ cursor: ObjectCursor) {
+    self.fixedDocument = cursor.place.pointee.document.load(ordering: .relaxed)
+    self.fixedObject = cursor.place.pointee.object.load(ordering: .relaxed)
+    self.isEmpty = false
+    self.place = cursor.place
+    self.cursor = Unmanaged.passUnretained(cursor)
+  }
+
+  var document: UnsafePointer<Document> {
+    @inline(__always) get {
+      place.map { $0.pointee.document.load(ordering: .relaxed) } ?? fixedDocument
+    }
+  }
+  var object: Int {
+    @inline(__always) get {
+      place.map { $0.pointee.object.load(ordering: .relaxed) } ?? fixedObject
+    }
   }
 
   var codingPath: [any CodingKey] { document.pointee.codingPath(to: object) }
@@ -158,9 +190,27 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     // every generic array operation looks up metadata at run time. An enum's synthesized
     // `init(from:)` asks for the keys of a one-member object: that array is made once, whole.
     if document.pointee.hasOneMember(at: object) {
-      if let known = Key(stringValue: document.pointee.string(at: object + 1)) { return [known] }
-      return payloadKey.map { [$0] } ?? []
+      // NB: a cached container (see `ContainerCache`) remembers the array made for each of the
+      // last few names it saw, and hands the same one out again: `Key(stringValue:)` is not
+      // called again for a name it has answered. Codable says nothing of how often a decoder
+      // calls it, synthesized keys are pure, and a key type whose answer changed from one call
+      // to the next would not be a key. The array is a `[Key]` for this container's `Key`: a
+      // cursor belongs to one `ObjectContainer<Key>` (see `ContainerCache.make`).
+      if let cursor,
+        let keys = cursor._withUnsafeGuaranteedRef({
+          $0.knownKeys(named: object + 1, in: document)
+        })
+      {
+        return unsafeBitCast(keys, to: [Key].self)
+      }
+      return oneKey
     }
+    return someKeys
+  }
+
+  /// `allKeys` of an object with no member or several.
+  @inline(never)
+  private var someKeys: [Key] {
     var keys: [Key] = []
     let end = document.pointee.next(after: object)
     var key = object + 1
@@ -169,6 +219,21 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
       key = document.pointee.next(after: key + 1)
     }
     if keys.count == 0, let payload = payloadKey { return [payload] }
+    return keys
+  }
+
+  /// `allKeys` of an object with one member, made (and remembered by a cached container).
+  ///
+  /// NB: apart from `allKeys` so that `Key?`'s metadata (a hash-table search) is looked up only
+  /// here.
+  @inline(never)
+  private var oneKey: [Key] {
+    let name = document.pointee.string(at: object + 1)
+    guard let known = Key(stringValue: name) else { return payloadKey.map { [$0] } ?? [] }
+    let keys = [known]
+    if let cursor, MemoryLayout<[Key]>.size == MemoryLayout<AnyObject>.size {
+      cursor.takeUnretainedValue().remember(unsafeBitCast(keys, to: AnyObject.self), named: name)
+    }
     return keys
   }
 

@@ -49,7 +49,7 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     if form == .value, document.pointee.kind(at: index) == .object {
-      return KeyedDecodingContainer(ObjectContainer<Key>(document, object: index))
+      return ContainerCache.container(keyedBy: type, document, object: index)
     }
     return try otherContainer(keyedBy: type)
   }
