@@ -14,7 +14,9 @@
 /// directly, with no tree of values in between.
 public struct JSONDecoder: Sendable {
   /// Handed to `init(from:)` as `decoder.userInfo`.
-  public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+  // NB: not the literal `[:]`, which builds the empty dictionary through
+  // `init(dictionaryLiteral:)` on every `JSONDecoder()`/`JSONEncoder()` (issue 17).
+  public var userInfo: [CodingUserInfoKey: any Sendable] = Dictionary()
 
   public init() {}
 

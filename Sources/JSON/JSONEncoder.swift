@@ -16,7 +16,9 @@ import Synchronization
 /// through a tree (``TreeEncoder``).
 public struct JSONEncoder: Sendable {
   /// Handed to `encode(to:)` as `encoder.userInfo`.
-  public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+  // NB: not the literal `[:]`, which builds the empty dictionary through
+  // `init(dictionaryLiteral:)` on every `JSONDecoder()`/`JSONEncoder()` (issue 17).
+  public var userInfo: [CodingUserInfoKey: any Sendable] = Dictionary()
 
   public init() {}
 
