@@ -64,10 +64,7 @@ struct Lookups: Reducer {
 }
 
 private func makeStore() -> (Store<Lookups.State, Lookups.Action>, FakeHost) {
-  let store = Store(initialState: Lookups.State(), reducer: Lookups(), clock: .manual)
-  let host = FakeHost()
-  store.setRequestHandler(host.handler)
-  return (store, host)
+  FakeHost.serving(Lookups(), from: Lookups.State())
 }
 
 @Test func cancelInFlightReplacesALoneRequest() throws {

@@ -61,10 +61,7 @@ struct KeptEffects: Reducer {
 }
 
 private func makeStore() -> (Store<KeptEffects.State, KeptEffects.Action>, FakeHost) {
-  let store = Store(initialState: KeptEffects.State(), reducer: KeptEffects(), clock: .manual)
-  let host = FakeHost()
-  store.setRequestHandler(host.handler)
-  return (store, host)
+  FakeHost.serving(KeptEffects(), from: KeptEffects.State())
 }
 
 @Test func aRequestValueUsedPlainlyAndMadeCancellableIsTwoEffects() throws {
@@ -151,11 +148,8 @@ struct LookupList: Reducer {
 }
 
 @Test func eachRowsCancellableRequestIsItsOwn() throws {
-  let store = Store(
-    initialState: LookupList.State(rows: [LookupRow.State(id: 1), LookupRow.State(id: 2)]),
-    reducer: LookupList(), clock: .manual)
-  let host = FakeHost()
-  store.setRequestHandler(host.handler)
+  let (store, host) = FakeHost.serving(
+    LookupList(), from: LookupList.State(rows: [LookupRow.State(id: 1), LookupRow.State(id: 2)]))
   store.send(.rows(.element(id: 1, action: .lookup)))
   store.send(.rows(.element(id: 2, action: .lookup)))
   #expect(host.cancels.all.isEmpty)

@@ -79,6 +79,16 @@ final class FakeHost: @unchecked Sendable {
       },
       onCancel: { [self] id in cancels.append(id) })
   }
+
+  /// A store of `reducer` on a manual clock, its requests going to a new host.
+  static func serving<R: Reducer>(
+    _ reducer: R, from state: R.State
+  ) -> (Store<R.State, R.Action>, FakeHost) {
+    let store = Store(initialState: state, reducer: reducer, clock: .manual)
+    let host = FakeHost()
+    store.setRequestHandler(host.handler)
+    return (store, host)
+  }
 }
 
 @Test func oneShotRequestsReachTheHostAndTheirAnswerComesBack() throws {
