@@ -536,4 +536,5 @@ test-install: lib install-test-deps
 	fi
 
 clean:
-	rm -rf $(BUILD) .build $(BENCH_SCRATCH) .build-address .build-thread $(FUZZ_SCRATCH) $(PY_SPEEDUPS)
+	rm -rf $(BUILD) .build .build-pgo $(BENCH_SCRATCH) .build-address .build-thread $(FUZZ_SCRATCH) \
+	  $(PY_SPEEDUPS)
