@@ -18,6 +18,7 @@ public struct JSONValueReader {
   let index: Int
   let cursor: UnsafeMutablePointer<DirectCursor>?
 
+  @usableFromInline
   init(
     _ document: UnsafePointer<Document>, at index: Int,
     cursor: UnsafeMutablePointer<DirectCursor>? = nil
@@ -135,6 +136,10 @@ public struct JSONValueReader {
     return unescaped(text).withUnsafeBufferPointer(body)
   }
 
+  /// ``integer(_:)`` for an `Int`, specialized: for the inlinable member readers.
+  @usableFromInline
+  func int() throws(JSONDeclined) -> Int { try integer(Int.self) }
+
   /// A whole number in `T`'s range (`1e2` and `1.0` are whole, as for `init(from:)`).
   public func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(JSONDeclined) -> T {
     if let cursor { return try cursor.pointee.integer(type, at: index) }
@@ -246,9 +251,9 @@ public struct JSONValueReader {
 /// NB: in a direct read (``DirectCursor``) `object` is the offset of its `{`, and members must be
 /// asked for in the order they are written, each once; anything else fails that read.
 public struct JSONObjectReader {
-  let document: UnsafePointer<Document>
-  let object: Int
-  var cursor: UnsafeMutablePointer<DirectCursor>? = nil
+  @usableFromInline let document: UnsafePointer<Document>
+  @usableFromInline let object: Int
+  @usableFromInline var cursor: UnsafeMutablePointer<DirectCursor>? = nil
 
   @inline(__always)
   private func find(_ name: StaticString) -> Int? {
@@ -310,17 +315,35 @@ public struct JSONObjectReader {
     try T(json: requiredValue(name))
   }
 
+  /// The member `name` of a direct read (``DirectCursor``), matched where the name is a
+  /// constant, or of a tape.
+  ///
+  /// NB: inlined into a conformance with the scalar readers below: the name's length, its bit
+  /// and its bytes are constants there, and its match a few comparisons (it was ~100
+  /// instructions a member, the name's length and bytes read and compared at run time).
+  @inlinable @inline(__always)
+  func requiredMember(_ name: StaticString) throws(JSONDeclined) -> JSONValueReader {
+    guard let cursor else { return try requiredValue(name) }
+    guard let value = cursor.pointee.member(name, of: object, required: true) else {
+      throw JSONDeclined()
+    }
+    return JSONValueReader(document, at: value, cursor: cursor)
+  }
+
   // NB: the scalars written out, so the hottest members skip the generic call.
+  @inlinable @inline(__always)
   public func decode(_ type: String.Type, forKey name: StaticString) throws(JSONDeclined) -> String {
-    try required(name).string()
+    try requiredMember(name).string()
   }
 
+  @inlinable @inline(__always)
   public func decode(_ type: Int.Type, forKey name: StaticString) throws(JSONDeclined) -> Int {
-    try required(name).integer()
+    try requiredMember(name).int()
   }
 
+  @inlinable @inline(__always)
   public func decode(_ type: Bool.Type, forKey name: StaticString) throws(JSONDeclined) -> Bool {
-    try required(name).bool()
+    try requiredMember(name).bool()
   }
 
   /// The member `name`, as `decodeIfPresent(_:forKey:)` reads it: nil if missing or `null`.
