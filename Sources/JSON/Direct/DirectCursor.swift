@@ -37,7 +37,7 @@ struct DirectCursor {
   /// The open containers, innermost last.
   @usableFromInline let frames: UnsafeMutablePointer<Frame>
   /// Whether the read failed (see above).
-  var failed = false
+  @usableFromInline var failed = false
   /// The addresses of member names known to need no escaping (``plainName(_:)``).
   @usableFromInline let keys: UnsafeMutablePointer<UInt>
 
@@ -49,7 +49,8 @@ struct DirectCursor {
   ///
   /// NB: a small stack of frames (768 bytes) stays on the thread's stack; the scanner's
   /// limit (``JSONParser/maxDepth``) is much deeper, and a deeper document is only slower.
-  static let maxDepth = 32
+  @inlinable
+  static var maxDepth: Int { 32 }
 
   /// An open container.
   @usableFromInline
@@ -62,6 +63,7 @@ struct DirectCursor {
     /// the read, so the names of an object it accepts are distinct.
     @usableFromInline var names: UInt64
 
+    @inlinable
     init(start: Int, count: Int, names: UInt64) {
       self.start = start
       self.count = count
@@ -101,7 +103,7 @@ struct DirectCursor {
   // MARK: - Failing
 
   /// Fails the read; returns the error for the reader to throw.
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func fail() -> JSONDeclined {
     failed = true
     pending = -1
@@ -110,7 +112,7 @@ struct DirectCursor {
 
   /// Takes the pending value at `offset` for reading: false (and the read failed) if it is not
   /// the pending one.
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func take(_ offset: Int) -> Bool {
     // NB: a failed read has no pending value, and offsets are never negative.
     guard offset == pending else {
@@ -276,7 +278,7 @@ struct DirectCursor {
   // MARK: - Containers
 
   /// Opens the pending container at `offset`, whose first byte must be `opening`.
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func open(_ offset: Int, _ opening: UInt8) throws(JSONDeclined) {
     guard take(offset) else { throw JSONDeclined() }
     guard base[offset] == opening, depth < DirectCursor.maxDepth else { throw fail() }
@@ -454,12 +456,14 @@ struct DirectCursor {
   ///
   /// NB: the usual step, an object element read to its last member then `},` and the next
   /// element's first byte, is taken here without ``settle(_:)``.
-  @inline(__always)
+  ///
+  /// NB: inlinable, so that ``Array``'s `init(json:)` takes that step where it is specialized.
+  @inlinable @inline(__always)
   mutating func element(of array: Int) throws(JSONDeclined) -> Int? {
     let i = position
     if depth > 1, pending < 0, frames[depth &- 2].start == array, i &+ 2 < end,
-      base[i] == ASCII.closeBrace, base[i &+ 1] == ASCII.comma, base[i &+ 2] > ASCII.space,
-      base[frames[depth &- 1].start] == ASCII.openBrace
+      base[i] == UInt8(ascii: "}"), base[i &+ 1] == UInt8(ascii: ","),
+      base[i &+ 2] > UInt8(ascii: " "), base[frames[depth &- 1].start] == UInt8(ascii: "{")
     {
       depth &-= 1
       frames[depth &- 1].count &+= 1
@@ -471,8 +475,8 @@ struct DirectCursor {
   }
 
   /// ``element(of:)`` in general.
-  @inline(never)
-  private mutating func nextElement(of array: Int) throws(JSONDeclined) -> Int? {
+  @usableFromInline @inline(never)
+  mutating func nextElement(of array: Int) throws(JSONDeclined) -> Int? {
     guard settle(array) else { throw JSONDeclined() }
     let frame = frames + (depth &- 1)
     var i = text.skipWhitespace(from: position)

@@ -14,11 +14,11 @@
 /// first try at a big document, the bytes in one pass (``DirectCursor``; `index` is the
 /// offset of the value's first byte, and `document` a stand-in that nothing reads).
 public struct JSONValueReader {
-  let document: UnsafePointer<Document>
-  let index: Int
-  let cursor: UnsafeMutablePointer<DirectCursor>?
+  @usableFromInline let document: UnsafePointer<Document>
+  @usableFromInline let index: Int
+  @usableFromInline let cursor: UnsafeMutablePointer<DirectCursor>?
 
-  @usableFromInline
+  @inlinable
   init(
     _ document: UnsafePointer<Document>, at index: Int,
     cursor: UnsafeMutablePointer<DirectCursor>? = nil
@@ -71,7 +71,7 @@ public struct JSONValueReader {
   }
 
   /// The next element of the array that ``directArray()`` opened, or nil after the last.
-  @usableFromInline
+  @inlinable @inline(__always)
   func nextDirectElement() throws(JSONDeclined) -> JSONValueReader? {
     guard let cursor, let element = try cursor.pointee.element(of: index) else { return nil }
     return JSONValueReader(document, at: element, cursor: cursor)
@@ -182,11 +182,20 @@ public struct JSONValueReader {
   // MARK: - Containers
 
   /// The value as an object, as a struct's `init(from:)` reads it.
+  ///
+  /// NB: inlinable, so that a direct read opens it in the conformance, without a call.
+  @inlinable @inline(__always)
   public func object() throws(JSONDeclined) -> JSONObjectReader {
     if let cursor {
-      try cursor.pointee.open(index, ASCII.openBrace)
+      try cursor.pointee.open(index, UInt8(ascii: "{"))
       return JSONObjectReader(document: document, object: index, cursor: cursor)
     }
+    return try tapeObject()
+  }
+
+  /// ``object()`` on a tape.
+  @usableFromInline
+  func tapeObject() throws(JSONDeclined) -> JSONObjectReader {
     guard kind == .object else { throw JSONDeclined() }
     return JSONObjectReader(document: document, object: index)
   }
@@ -253,7 +262,17 @@ public struct JSONValueReader {
 public struct JSONObjectReader {
   @usableFromInline let document: UnsafePointer<Document>
   @usableFromInline let object: Int
-  @usableFromInline var cursor: UnsafeMutablePointer<DirectCursor>? = nil
+  @usableFromInline var cursor: UnsafeMutablePointer<DirectCursor>?
+
+  @inlinable
+  init(
+    document: UnsafePointer<Document>, object: Int,
+    cursor: UnsafeMutablePointer<DirectCursor>? = nil
+  ) {
+    self.document = document
+    self.object = object
+    self.cursor = cursor
+  }
 
   @inline(__always)
   private func find(_ name: StaticString) -> Int? {
@@ -315,15 +334,17 @@ public struct JSONObjectReader {
     try T(json: requiredValue(name))
   }
 
-  /// The member `name` of a direct read (``DirectCursor``), matched where the name is a
-  /// constant, or of a tape.
+  /// The member `name` of a direct read (``DirectCursor``; `cursor` is not nil), matched
+  /// where the name is a constant.
   ///
   /// NB: inlined into a conformance with the scalar readers below: the name's length, its bit
   /// and its bytes are constants there, and its match a few comparisons (it was ~100
-  /// instructions a member, the name's length and bytes read and compared at run time).
+  /// instructions a member, the name read and compared at run time). A tape's member is
+  /// found by one call (``memberString(_:)`` and its siblings), as before.
   @inlinable @inline(__always)
-  func requiredMember(_ name: StaticString) throws(JSONDeclined) -> JSONValueReader {
-    guard let cursor else { return try requiredValue(name) }
+  func directMember(
+    _ name: StaticString, _ cursor: UnsafeMutablePointer<DirectCursor>
+  ) throws(JSONDeclined) -> JSONValueReader {
     guard let value = cursor.pointee.member(name, of: object, required: true) else {
       throw JSONDeclined()
     }
@@ -333,17 +354,38 @@ public struct JSONObjectReader {
   // NB: the scalars written out, so the hottest members skip the generic call.
   @inlinable @inline(__always)
   public func decode(_ type: String.Type, forKey name: StaticString) throws(JSONDeclined) -> String {
-    try requiredMember(name).string()
+    guard let cursor else { return try memberString(name) }
+    return try directMember(name, cursor).string()
   }
 
   @inlinable @inline(__always)
   public func decode(_ type: Int.Type, forKey name: StaticString) throws(JSONDeclined) -> Int {
-    try requiredMember(name).int()
+    guard let cursor else { return try memberInt(name) }
+    return try directMember(name, cursor).int()
   }
 
   @inlinable @inline(__always)
   public func decode(_ type: Bool.Type, forKey name: StaticString) throws(JSONDeclined) -> Bool {
-    try requiredMember(name).bool()
+    guard let cursor else { return try memberBool(name) }
+    return try directMember(name, cursor).bool()
+  }
+
+  /// `decode(String.self, forKey: name)` out of line (on a tape).
+  @usableFromInline
+  func memberString(_ name: StaticString) throws(JSONDeclined) -> String {
+    try required(name).string()
+  }
+
+  /// `decode(Int.self, forKey: name)` out of line (on a tape).
+  @usableFromInline
+  func memberInt(_ name: StaticString) throws(JSONDeclined) -> Int {
+    try required(name).integer()
+  }
+
+  /// `decode(Bool.self, forKey: name)` out of line (on a tape).
+  @usableFromInline
+  func memberBool(_ name: StaticString) throws(JSONDeclined) -> Bool {
+    try required(name).bool()
   }
 
   /// The member `name`, as `decodeIfPresent(_:forKey:)` reads it: nil if missing or `null`.
