@@ -137,6 +137,10 @@ struct DirectCursor {
 
   /// NB: `true` and `alse` each in one 4-byte comparison, as ``Scanner/Text/literalLength(at:)``
   /// checks them.
+  ///
+  /// NB: inlinable, so that ``JSONObjectReader``'s `decode(Bool.self, forKey:)` reads it in
+  /// the conformance, without a call.
+  @inlinable @inline(__always)
   mutating func bool(at offset: Int) throws(JSONDeclined) -> Bool {
     guard take(offset) else { throw JSONDeclined() }
     let raw = UnsafeRawPointer(base)

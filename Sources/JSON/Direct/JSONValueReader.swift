@@ -367,7 +367,7 @@ public struct JSONObjectReader {
   @inlinable @inline(__always)
   public func decode(_ type: Bool.Type, forKey name: StaticString) throws(JSONDeclined) -> Bool {
     guard let cursor else { return try memberBool(name) }
-    return try directMember(name, cursor).bool()
+    return try cursor.pointee.bool(at: directMember(name, cursor).index)
   }
 
   /// `decode(String.self, forKey: name)` out of line (on a tape).
