@@ -210,6 +210,42 @@ struct DirectCursor {
     return value
   }
 
+  /// ``integer(_:at:)`` for an `Int`, the usual number (no sign, 1 to 18 digits, no leading
+  /// zero, no fraction or exponent) read in the caller: anything else calls
+  /// ``integer(_:at:)``.
+  ///
+  /// NB: inlinable, so that ``JSONObjectReader``'s `decode(Int.self, forKey:)` reads it in the
+  /// conformance, without a call. 18 digits never overflow an `Int`; the 19th leaves the
+  /// number to the general read, which checks.
+  @inlinable @inline(__always)
+  mutating func int(at offset: Int) throws(JSONDeclined) -> Int {
+    if offset == pending {
+      var i = offset
+      var value = 0
+      while i < end && i &- offset < 18 {
+        let digit = base[i] &- UInt8(ascii: "0")
+        guard digit < 10 else { break }
+        value = value &* 10 &+ Int(truncatingIfNeeded: digit)
+        i &+= 1
+      }
+      let count = i &- offset
+      if count > 0, count < 18, count == 1 || base[offset] != UInt8(ascii: "0"),
+        i >= end || base[i] != UInt8(ascii: ".") && base[i] | 0x20 != UInt8(ascii: "e")
+      {
+        pending = -1
+        position = i
+        return value
+      }
+    }
+    return try integerOutOfLine(at: offset)
+  }
+
+  /// ``integer(_:at:)`` for an `Int`, out of line: for ``int(at:)``.
+  @usableFromInline
+  mutating func integerOutOfLine(at offset: Int) throws(JSONDeclined) -> Int {
+    try integer(Int.self, at: offset)
+  }
+
   /// The text of the string at `offset` (between its quotes), and whether it has escapes.
   @inline(__always)
   mutating func stringText(

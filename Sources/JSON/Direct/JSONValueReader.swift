@@ -361,7 +361,7 @@ public struct JSONObjectReader {
   @inlinable @inline(__always)
   public func decode(_ type: Int.Type, forKey name: StaticString) throws(JSONDeclined) -> Int {
     guard let cursor else { return try memberInt(name) }
-    return try directMember(name, cursor).int()
+    return try cursor.pointee.int(at: directMember(name, cursor).index)
   }
 
   @inlinable @inline(__always)
