@@ -7,6 +7,7 @@
 /// by pointer (no reference counting, no allocation): it lives only as long as one call of
 /// `JSONDecoder.decode` or `JSONParser.parse`. A `Decoder` kept by a `Decodable` type after its
 /// `init(from:)` returns breaks Codable's contract, and would read freed memory.
+@usableFromInline
 struct Document {
   let bytes: UnsafeBufferPointer<UInt8>
   let tokens: UnsafeMutablePointer<UInt32>

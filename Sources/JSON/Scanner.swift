@@ -721,7 +721,7 @@ func describeByte(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> String
 ///
 /// NB: in at most a few loads for a member name: whole words, then the last word (or half,
 /// quarter word) again, overlapping what was compared; never a byte outside either run.
-@inline(__always)
+@inlinable @inline(__always)
 func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
   let count = a.count
   guard count == b.count else { return false }

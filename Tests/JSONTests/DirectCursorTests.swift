@@ -433,3 +433,96 @@ private func todos(_ count: Int) -> Chores {
   expectAgreement([[Int]].self, "[[1,2],[],[3],]", accepted: false)
   expectAgreement([String?].self, #"[null,"a",null]"#, accepted: true)
 }
+
+// MARK: - Scalar members read where their names are constants
+
+/// ScalarMembers read by `decode(_:forKey:)`, inlined here (the name matched as a constant): names
+/// of one character (a literal that may be held as a scalar), of 2 to 8, and longer than 8.
+private struct ScalarMembers: Codable, Equatable {
+  var s: String
+  var n: Int
+  var b: Bool
+  var longerName: String
+  var id: Int
+  var flag: Bool
+}
+
+extension ScalarMembers: JSONCodable {
+  init(json: JSONValueReader) throws(JSONDeclined) {
+    let object = try json.object()
+    self.init(
+      s: try object.decode(String.self, forKey: "s"),
+      n: try object.decode(Int.self, forKey: "n"),
+      b: try object.decode(Bool.self, forKey: "b"),
+      longerName: try object.decode(String.self, forKey: "longerName"),
+      id: try object.decode(Int.self, forKey: "id"),
+      flag: try object.decode(Bool.self, forKey: "flag"))
+  }
+
+  func encode(json: JSONValueWriter) throws(JSONDeclined) {
+    try json.object { (object) throws(JSONDeclined) in
+      object.encode(s, forKey: "s")
+      object.encode(n, forKey: "n")
+      object.encode(b, forKey: "b")
+      object.encode(longerName, forKey: "longerName")
+      object.encode(id, forKey: "id")
+      object.encode(flag, forKey: "flag")
+    }
+  }
+}
+
+@Test func scalarMembersMatchedAsConstantsAgree() {
+  let plain = #"{"s":"x","n":-3,"b":true,"longerName":"caf\u00e9 \"q\"","id":7,"flag":false}"#
+  expectAgreement([ScalarMembers].self, "[" + plain + "]", accepted: true)
+  expectAgreement(ScalarMembers.self, plain, accepted: true)
+  let cases: [(String, Bool)] = [
+    // Whitespace, and names that share the constant's first and last bytes or its length.
+    (#"{ "s" : "x" , "n":1,"b":false,"longerName":"","id":0,"flag":true }"#, true),
+    (#"{"s":"x","n":1,"b":true,"longerNamf":"","id":0,"flag":true}"#, false),
+    (#"{"s":"x","n":1,"b":true,"longerNam":"","id":0,"flag":true}"#, false),
+    (#"{"s":"x","n":1,"b":true,"longerNamee":"","id":0,"flag":true}"#, false),
+    (#"{"s":"x","n":1,"b":true,"longerName":"","ie":0,"flag":true}"#, false),
+    (#"{"t":"x","n":1,"b":true,"longerName":"","id":0,"flag":true}"#, false),
+    // Out of order, missing, repeated, unknown, escaped names.
+    (#"{"n":1,"s":"x","b":true,"longerName":"","id":0,"flag":true}"#, false),
+    (#"{"s":"x","b":true,"longerName":"","id":0,"flag":true}"#, false),
+    (#"{"s":"x","n":1,"b":true,"longerName":"","id":0,"flag":true,"id":1}"#, false),
+    (#"{"s":"x","n":1,"b":true,"longerName":"","id":0,"flag":true,"more":1}"#, false),
+    (#"{"\u0073":"x","n":1,"b":true,"longerName":"","id":0,"flag":true}"#, false),
+    (#"{"s":"x","n":1,"b":true,"longer\u004eame":"","id":0,"flag":true}"#, false),
+    // Wrong types, edge numbers, syntax errors right after a matched name.
+    (#"{"s":1,"n":1,"b":true,"longerName":"","id":0,"flag":true}"#, false),
+    (#"{"s":"x","n":"1","b":true,"longerName":"","id":0,"flag":true}"#, false),
+    (#"{"s":"x","n":1,"b":1,"longerName":"","id":0,"flag":true}"#, false),
+    (
+      #"{"s":"x","n":9223372036854775807,"b":true,"longerName":"","#
+        + #""id":-9223372036854775808,"flag":true}"#, true
+    ),
+    (#"{"s":"x","n":9223372036854775808,"b":true,"longerName":"","id":0,"flag":true}"#, false),
+    (#"{"s":"x","n":1e2,"b":true,"longerName":"","id":-0,"flag":true}"#, true),
+    // Whole numbers of 1, 17, 18 and 19 digits (the 18th and on read by the general path),
+    // zeros, fractions and exponents right after the digits.
+    (#"{"s":"x","n":0,"b":true,"longerName":"","id":12345678901234567,"flag":true}"#, true),
+    (#"{"s":"x","n":123456789012345678,"b":true,"longerName":"","id":9,"flag":true}"#, true),
+    (#"{"s":"x","n":1234567890123456789,"b":true,"longerName":"","id":9,"flag":true}"#, true),
+    (#"{"s":"x","n":99999999999999999,"b":true,"longerName":"","id":10E1,"flag":true}"#, true),
+    (#"{"s":"x","n":01,"b":true,"longerName":"","id":0,"flag":true}"#, false),
+    (#"{"s":"x","n":00,"b":true,"longerName":"","id":0,"flag":true}"#, false),
+    (#"{"s":"x","n":0.0,"b":true,"longerName":"","id":2.50,"flag":true}"#, false),
+    (#"{"s":"x","n":0.0,"b":true,"longerName":"","id":2.0,"flag":true}"#, true),
+    (#"{"s":"x","n":7e,"b":true,"longerName":"","id":0,"flag":true}"#, false),
+    (#"{"s":"x","n":7.,"b":true,"longerName":"","id":0,"flag":true}"#, false),
+    (#"{"s":"x","n":-12,"b":true,"longerName":"","id":-,"flag":true}"#, false),
+    (#"{"s":"x","n":- 1,"b":true,"longerName":"","id":0,"flag":true}"#, false),
+    (#"{"s":"x","n":1 ,"b":true,"longerName":"","id":0 ,"flag":true}"#, true),
+    (#"{"s":"x","n":1,"b":true,"longerName":"","id":0,"flag":tru}"#, false),
+    (#"{"s":"x","n":1,"b":true,"longerName":"","id" 0,"flag":true}"#, false),
+    (#"{"s":"x","n":1,"b":true,"longerName":"","id":,"flag":true}"#, false),
+    (#"{"s":"x","n":1,"b":true,"longerName":"","id":0,"flag":true"#, false),
+    (#"{"s":"x","n":1,"b":true,"longerName":"","id":0,"flag":true}}"#, false),
+  ]
+  for (text, accepted) in cases {
+    expectAgreement(ScalarMembers.self, text, accepted: accepted)
+    expectAgreement([ScalarMembers].self, "[" + plain + "," + text + "]", accepted: accepted)
+  }
+}

@@ -22,42 +22,53 @@
 /// checks it, the names of each object are the distinct names asked for, no container is left
 /// open, nothing but whitespace follows), and each value read is made by the same code from the
 /// same text as from a tape (``makeString(_:escaped:)``, ``NumberParsing``).
+@usableFromInline
 struct DirectCursor {
   /// The text, with the scanner's checks.
   let text: Scanner.Text
-  let base: UnsafePointer<UInt8>
-  let end: Int
+  @usableFromInline let base: UnsafePointer<UInt8>
+  @usableFromInline let end: Int
   /// The offset of the first byte not read yet.
-  var position: Int
+  @usableFromInline var position: Int
   /// The offset of the value a reader may read next, or -1 (none, or the read failed).
-  var pending: Int
+  @usableFromInline var pending: Int
   /// How many containers are open (``frames``).
-  var depth = 0
+  @usableFromInline var depth = 0
   /// The open containers, innermost last.
-  let frames: UnsafeMutablePointer<Frame>
+  @usableFromInline let frames: UnsafeMutablePointer<Frame>
   /// Whether the read failed (see above).
-  var failed = false
+  @usableFromInline var failed = false
   /// The addresses of member names known to need no escaping (``plainName(_:)``).
-  let keys: UnsafeMutablePointer<UInt>
+  @usableFromInline let keys: UnsafeMutablePointer<UInt>
 
   /// How many names ``keys`` remembers; a power of two.
-  static let keySlots = 16
+  @inlinable
+  static var keySlots: Int { 16 }
 
   /// How deep containers may be open; deeper documents are left to the scanner.
   ///
   /// NB: a small stack of frames (768 bytes) stays on the thread's stack; the scanner's
   /// limit (``JSONParser/maxDepth``) is much deeper, and a deeper document is only slower.
-  static let maxDepth = 32
+  @inlinable
+  static var maxDepth: Int { 32 }
 
   /// An open container.
+  @usableFromInline
   struct Frame {
     /// The offset of its opening bracket.
-    var start: Int
+    @usableFromInline var start: Int
     /// How many members or elements were reached.
-    var count: Int
+    @usableFromInline var count: Int
     /// One bit for each member name read (``nameBit(_:)``): two names with the same bit fail
     /// the read, so the names of an object it accepts are distinct.
-    var names: UInt64
+    @usableFromInline var names: UInt64
+
+    @inlinable
+    init(start: Int, count: Int, names: UInt64) {
+      self.start = start
+      self.count = count
+      self.names = names
+    }
   }
 
   /// Runs `body` with a cursor at the root value of `buffer`; returns whether the read got
@@ -92,7 +103,7 @@ struct DirectCursor {
   // MARK: - Failing
 
   /// Fails the read; returns the error for the reader to throw.
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func fail() -> JSONDeclined {
     failed = true
     pending = -1
@@ -101,7 +112,7 @@ struct DirectCursor {
 
   /// Takes the pending value at `offset` for reading: false (and the read failed) if it is not
   /// the pending one.
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func take(_ offset: Int) -> Bool {
     // NB: a failed read has no pending value, and offsets are never negative.
     guard offset == pending else {
@@ -126,6 +137,10 @@ struct DirectCursor {
 
   /// NB: `true` and `alse` each in one 4-byte comparison, as ``Scanner/Text/literalLength(at:)``
   /// checks them.
+  ///
+  /// NB: inlinable, so that ``JSONObjectReader``'s `decode(Bool.self, forKey:)` reads it in
+  /// the conformance, without a call.
+  @inlinable @inline(__always)
   mutating func bool(at offset: Int) throws(JSONDeclined) -> Bool {
     guard take(offset) else { throw JSONDeclined() }
     let raw = UnsafeRawPointer(base)
@@ -193,6 +208,42 @@ struct DirectCursor {
       : NumberParsing.integer(type, from: text, flags: flags)
     guard let value else { throw fail() }
     return value
+  }
+
+  /// ``integer(_:at:)`` for an `Int`, the usual number (no sign, 1 to 18 digits, no leading
+  /// zero, no fraction or exponent) read in the caller: anything else calls
+  /// ``integer(_:at:)``.
+  ///
+  /// NB: inlinable, so that ``JSONObjectReader``'s `decode(Int.self, forKey:)` reads it in the
+  /// conformance, without a call. 18 digits never overflow an `Int`; the 19th leaves the
+  /// number to the general read, which checks.
+  @inlinable @inline(__always)
+  mutating func int(at offset: Int) throws(JSONDeclined) -> Int {
+    if offset == pending {
+      var i = offset
+      var value = 0
+      while i < end && i &- offset < 18 {
+        let digit = base[i] &- UInt8(ascii: "0")
+        guard digit < 10 else { break }
+        value = value &* 10 &+ Int(truncatingIfNeeded: digit)
+        i &+= 1
+      }
+      let count = i &- offset
+      if count > 0, count < 18, count == 1 || base[offset] != UInt8(ascii: "0"),
+        i >= end || base[i] != UInt8(ascii: ".") && base[i] | 0x20 != UInt8(ascii: "e")
+      {
+        pending = -1
+        position = i
+        return value
+      }
+    }
+    return try integerOutOfLine(at: offset)
+  }
+
+  /// ``integer(_:at:)`` for an `Int`, out of line: for ``int(at:)``.
+  @usableFromInline
+  mutating func integerOutOfLine(at offset: Int) throws(JSONDeclined) -> Int {
+    try integer(Int.self, at: offset)
   }
 
   /// The text of the string at `offset` (between its quotes), and whether it has escapes.
@@ -267,7 +318,7 @@ struct DirectCursor {
   // MARK: - Containers
 
   /// Opens the pending container at `offset`, whose first byte must be `opening`.
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func open(_ offset: Int, _ opening: UInt8) throws(JSONDeclined) {
     guard take(offset) else { throw JSONDeclined() }
     guard base[offset] == opening, depth < DirectCursor.maxDepth else { throw fail() }
@@ -314,7 +365,10 @@ struct DirectCursor {
   /// is matched in place, inlined in the reader: its name's bytes are the name asked for, and
   /// a name that needs no escaping (``plainName(_:)``) makes them a valid string without
   /// escapes. Anything else takes ``nextMember(_:of:required:)``, which checks as the scanner.
-  @inline(__always)
+  ///
+  /// NB: inlinable, so that in a conformance (``JSONObjectReader``'s scalar readers are
+  /// inlined there) the name is a constant: its bit, its length and its comparison folded.
+  @inlinable @inline(__always)
   mutating func member(_ literal: StaticString, of object: Int, required: Bool) -> Int? {
     // NB: a one-character literal may be held as a scalar, its bytes in a buffer of the
     // moment: not an address ``plainName(_:)`` may remember.
@@ -329,12 +383,12 @@ struct DirectCursor {
       let frame = frames + (depth &- 1)
       var i = position
       if frame.pointee.start == object, i < end {
-        if frame.pointee.count != 0 && base[i] == ASCII.comma { i &+= 1 }
+        if frame.pointee.count != 0 && base[i] == UInt8(ascii: ",") { i &+= 1 }
         // NB: `"`, the name, `"`, `:` and the value's first byte, in bounds.
         let quote = i &+ name.count &+ 1
-        if i > position || frame.pointee.count == 0, quote &+ 2 < end, base[i] == ASCII.quote,
-          base[quote] == ASCII.quote, base[quote &+ 1] == ASCII.colon,
-          base[quote &+ 2] > ASCII.space,
+        if i > position || frame.pointee.count == 0, quote &+ 2 < end,
+          base[i] == UInt8(ascii: "\""), base[quote] == UInt8(ascii: "\""),
+          base[quote &+ 1] == UInt8(ascii: ":"), base[quote &+ 2] > UInt8(ascii: " "),
           bytesEqual(UnsafeBufferPointer(start: base + (i &+ 1), count: name.count), name),
           frame.pointee.names & bit == 0, plainName(name)
         {
@@ -355,7 +409,7 @@ struct DirectCursor {
   /// NB: from the name asked for, not the one found: a name asked for twice in one object
   /// (`decodeIfPresent` after `decode`, say) fails the read even where the object has no more
   /// members, as a tape would find the first one again.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func nameBit(_ name: UnsafeBufferPointer<UInt8>) -> UInt64 {
     guard let first = name.first, let last = name.last else { return 1 }
     let mix = UInt64(first) &+ UInt64(last) << 2 &+ UInt64(truncatingIfNeeded: name.count) << 4
@@ -367,12 +421,13 @@ struct DirectCursor {
   ///
   /// NB: remembered by address for the names asked for most (a type's few member names are
   /// string literals, at the same address at every call).
-  @inline(__always)
-  private mutating func plainName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+  @inlinable @inline(__always)
+  mutating func plainName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
     let address = UInt(bitPattern: name.baseAddress)
     let slot = keys + Int(truncatingIfNeeded: (address >> 3) & UInt(DirectCursor.keySlots &- 1))
     if slot.pointee == address { return true }
-    for byte in name where byte == ASCII.quote || byte == ASCII.backslash || byte < 0x20 {
+    for byte in name
+    where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
       return false
     }
     slot.pointee = address
@@ -380,8 +435,8 @@ struct DirectCursor {
   }
 
   /// ``member(_:of:required:)`` in general: whitespace anywhere, containers to close first.
-  @inline(never)
-  private mutating func nextMember(
+  @usableFromInline @inline(never)
+  mutating func nextMember(
     _ name: UnsafeBufferPointer<UInt8>, bit: UInt64, of object: Int, required: Bool
   ) -> Int? {
     guard settle(object) else { return nil }
@@ -441,11 +496,14 @@ struct DirectCursor {
   ///
   /// NB: the usual step, an object element read to its last member then `},` and the next
   /// element's first byte, is taken here without ``settle(_:)``.
+  ///
+  /// NB: inlinable, so that ``Array``'s `init(json:)` takes that step where it is specialized.
+  @inlinable @inline(__always)
   mutating func element(of array: Int) throws(JSONDeclined) -> Int? {
     let i = position
     if depth > 1, pending < 0, frames[depth &- 2].start == array, i &+ 2 < end,
-      base[i] == ASCII.closeBrace, base[i &+ 1] == ASCII.comma, base[i &+ 2] > ASCII.space,
-      base[frames[depth &- 1].start] == ASCII.openBrace
+      base[i] == UInt8(ascii: "}"), base[i &+ 1] == UInt8(ascii: ","),
+      base[i &+ 2] > UInt8(ascii: " "), base[frames[depth &- 1].start] == UInt8(ascii: "{")
     {
       depth &-= 1
       frames[depth &- 1].count &+= 1
@@ -457,8 +515,8 @@ struct DirectCursor {
   }
 
   /// ``element(of:)`` in general.
-  @inline(never)
-  private mutating func nextElement(of array: Int) throws(JSONDeclined) -> Int? {
+  @usableFromInline @inline(never)
+  mutating func nextElement(of array: Int) throws(JSONDeclined) -> Int? {
     guard settle(array) else { throw JSONDeclined() }
     let frame = frames + (depth &- 1)
     var i = text.skipWhitespace(from: position)

@@ -14,10 +14,11 @@
 /// first try at a big document, the bytes in one pass (``DirectCursor``; `index` is the
 /// offset of the value's first byte, and `document` a stand-in that nothing reads).
 public struct JSONValueReader {
-  let document: UnsafePointer<Document>
-  let index: Int
-  let cursor: UnsafeMutablePointer<DirectCursor>?
+  @usableFromInline let document: UnsafePointer<Document>
+  @usableFromInline let index: Int
+  @usableFromInline let cursor: UnsafeMutablePointer<DirectCursor>?
 
+  @inlinable
   init(
     _ document: UnsafePointer<Document>, at index: Int,
     cursor: UnsafeMutablePointer<DirectCursor>? = nil
@@ -70,7 +71,7 @@ public struct JSONValueReader {
   }
 
   /// The next element of the array that ``directArray()`` opened, or nil after the last.
-  @usableFromInline
+  @inlinable @inline(__always)
   func nextDirectElement() throws(JSONDeclined) -> JSONValueReader? {
     guard let cursor, let element = try cursor.pointee.element(of: index) else { return nil }
     return JSONValueReader(document, at: element, cursor: cursor)
@@ -135,6 +136,10 @@ public struct JSONValueReader {
     return unescaped(text).withUnsafeBufferPointer(body)
   }
 
+  /// ``integer(_:)`` for an `Int`, specialized: for the inlinable member readers.
+  @usableFromInline
+  func int() throws(JSONDeclined) -> Int { try integer(Int.self) }
+
   /// A whole number in `T`'s range (`1e2` and `1.0` are whole, as for `init(from:)`).
   public func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(JSONDeclined) -> T {
     if let cursor { return try cursor.pointee.integer(type, at: index) }
@@ -177,11 +182,20 @@ public struct JSONValueReader {
   // MARK: - Containers
 
   /// The value as an object, as a struct's `init(from:)` reads it.
+  ///
+  /// NB: inlinable, so that a direct read opens it in the conformance, without a call.
+  @inlinable @inline(__always)
   public func object() throws(JSONDeclined) -> JSONObjectReader {
     if let cursor {
-      try cursor.pointee.open(index, ASCII.openBrace)
+      try cursor.pointee.open(index, UInt8(ascii: "{"))
       return JSONObjectReader(document: document, object: index, cursor: cursor)
     }
+    return try tapeObject()
+  }
+
+  /// ``object()`` on a tape.
+  @usableFromInline
+  func tapeObject() throws(JSONDeclined) -> JSONObjectReader {
     guard kind == .object else { throw JSONDeclined() }
     return JSONObjectReader(document: document, object: index)
   }
@@ -246,9 +260,19 @@ public struct JSONValueReader {
 /// NB: in a direct read (``DirectCursor``) `object` is the offset of its `{`, and members must be
 /// asked for in the order they are written, each once; anything else fails that read.
 public struct JSONObjectReader {
-  let document: UnsafePointer<Document>
-  let object: Int
-  var cursor: UnsafeMutablePointer<DirectCursor>? = nil
+  @usableFromInline let document: UnsafePointer<Document>
+  @usableFromInline let object: Int
+  @usableFromInline var cursor: UnsafeMutablePointer<DirectCursor>?
+
+  @inlinable
+  init(
+    document: UnsafePointer<Document>, object: Int,
+    cursor: UnsafeMutablePointer<DirectCursor>? = nil
+  ) {
+    self.document = document
+    self.object = object
+    self.cursor = cursor
+  }
 
   @inline(__always)
   private func find(_ name: StaticString) -> Int? {
@@ -310,16 +334,57 @@ public struct JSONObjectReader {
     try T(json: requiredValue(name))
   }
 
+  /// The member `name` of a direct read (``DirectCursor``; `cursor` is not nil), matched
+  /// where the name is a constant.
+  ///
+  /// NB: inlined into a conformance with the scalar readers below: the name's length, its bit
+  /// and its bytes are constants there, and its match a few comparisons (it was ~100
+  /// instructions a member, the name read and compared at run time). A tape's member is
+  /// found by one call (``memberString(_:)`` and its siblings), as before.
+  @inlinable @inline(__always)
+  func directMember(
+    _ name: StaticString, _ cursor: UnsafeMutablePointer<DirectCursor>
+  ) throws(JSONDeclined) -> JSONValueReader {
+    guard let value = cursor.pointee.member(name, of: object, required: true) else {
+      throw JSONDeclined()
+    }
+    return JSONValueReader(document, at: value, cursor: cursor)
+  }
+
   // NB: the scalars written out, so the hottest members skip the generic call.
+  @inlinable @inline(__always)
   public func decode(_ type: String.Type, forKey name: StaticString) throws(JSONDeclined) -> String {
+    guard let cursor else { return try memberString(name) }
+    return try directMember(name, cursor).string()
+  }
+
+  @inlinable @inline(__always)
+  public func decode(_ type: Int.Type, forKey name: StaticString) throws(JSONDeclined) -> Int {
+    guard let cursor else { return try memberInt(name) }
+    return try cursor.pointee.int(at: directMember(name, cursor).index)
+  }
+
+  @inlinable @inline(__always)
+  public func decode(_ type: Bool.Type, forKey name: StaticString) throws(JSONDeclined) -> Bool {
+    guard let cursor else { return try memberBool(name) }
+    return try cursor.pointee.bool(at: directMember(name, cursor).index)
+  }
+
+  /// `decode(String.self, forKey: name)` out of line (on a tape).
+  @usableFromInline
+  func memberString(_ name: StaticString) throws(JSONDeclined) -> String {
     try required(name).string()
   }
 
-  public func decode(_ type: Int.Type, forKey name: StaticString) throws(JSONDeclined) -> Int {
+  /// `decode(Int.self, forKey: name)` out of line (on a tape).
+  @usableFromInline
+  func memberInt(_ name: StaticString) throws(JSONDeclined) -> Int {
     try required(name).integer()
   }
 
-  public func decode(_ type: Bool.Type, forKey name: StaticString) throws(JSONDeclined) -> Bool {
+  /// `decode(Bool.self, forKey: name)` out of line (on a tape).
+  @usableFromInline
+  func memberBool(_ name: StaticString) throws(JSONDeclined) -> Bool {
     try required(name).bool()
   }
 
