@@ -189,7 +189,7 @@ public struct Effect<Action> {
           id: id, interval: interval, latest: latest, effect._map(transform)))
     case let .request(request): return Effect<T>(operation: .request(request.map(transform)))
     case let .cancellableRequest(request):
-      return Effect(operation: .request(request)).unfolded(request)._map(transform)
+      return Effect.unfolding(request)._map(transform)
     }
   }
 }

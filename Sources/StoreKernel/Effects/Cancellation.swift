@@ -64,9 +64,8 @@ struct CancelID: Hashable, @unchecked Sendable, CustomStringConvertible {
   @usableFromInline
   var hash: Int {
     if let box { return box.hash }
-    guard let unit else { return 0 }
     // NB: a multiplicative mix (Fibonacci hashing), so that the bits a table uses vary.
-    let bits = UInt(bitPattern: unsafeBitCast(unit, to: Int.self)) &* 0x9E37_79B9_7F4A_7C15
+    let bits = identity &* 0x9E37_79B9_7F4A_7C15
     return Int(bitPattern: bits ^ bits >> 29)
   }
 
@@ -175,14 +174,14 @@ extension Effect {
     }
   }
 
-  /// `.cancellable(id:cancelInFlight:)` of this effect with the cancellation folded into
-  /// `request` (see ``Operation/cancellableRequest(_:)``), in a box: for the rare places that
-  /// rewrite effects (scoping, mapping).
+  /// The effect ``Operation/cancellableRequest(_:)`` stands for, `.cancellable(id:)` of
+  /// `.request(request)` in a box: for the rare places that rewrite effects (scoping, mapping).
   @usableFromInline
-  func unfolded(_ request: HostRequest<Action>) -> Effect {
-    guard let id = request.foldedID else { return self }
+  static func unfolding(_ request: HostRequest<Action>) -> Effect {
+    let plain = Effect(operation: .request(request))
+    guard let id = request.foldedID else { return plain }
     return Effect(
-      operation: .cancellable(id: id, cancelInFlight: request.foldedCancelInFlight, self))
+      operation: .cancellable(id: id, cancelInFlight: request.foldedCancelInFlight, plain))
   }
 
   /// Cancels every effect running under `id`.
@@ -214,7 +213,7 @@ extension Effect {
     switch operation {
     case .none, .send, .run, .sleep, .request: return self
     case let .cancellableRequest(request):
-      return Effect(operation: .request(request)).unfolded(request).namespaced(by: namespace)
+      return Effect.unfolding(request).namespaced(by: namespace)
     case let .merge(effects):
       return Effect(operation: .merge(effects.map { $0.namespaced(by: namespace) }))
     case let .concatenate(effects):
