@@ -626,6 +626,11 @@ public final class Store<State, Action>: @unchecked Sendable {
         continue
       }
       if !core.inbox.isEmpty {
+        if core.inbox.takeDirectAnswer() {
+          hot.pointee.ranInCall += 1
+          core.applyAcceptedAnswer()
+          continue
+        }
         if let item = core.inbox.popItem() {
           hot.pointee.ranInCall += 1
           item()

@@ -45,6 +45,32 @@ class Inbox: @unchecked Sendable {
   /// Whether nothing is waiting (cheap: no lock).
   @inlinable final var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
 
+  /// One answer accepted by the thread delivering the store's events (inside its callback)
+  /// while nothing else waited: counted in the high half of `count`, with no item of its own.
+  /// The holder applies it from the table of requests before any item (see ``StoreCore``'s
+  /// `accept`).
+  ///
+  /// NB: an item per answer cost its closure, a lock to push and a lock to pop (issue 17: the
+  /// effect round trip). Only one answer given while the inbox is empty goes this way, so it is
+  /// older than every item: taking these first keeps the host's inputs in order.
+  @usableFromInline static let directAnswer = 1 << (Int.bitWidth / 2)
+
+  /// Counts an answer that waits in the table of requests (see ``directAnswer``).
+  final func pushDirectAnswer() {
+    count.add(Self.directAnswer, ordering: .releasing)
+  }
+
+  /// Takes one answer counted by ``pushDirectAnswer()``, if any (the holder).
+  ///
+  /// NB: only the holder takes, and others only add: the load and the subtraction cannot
+  /// take the same answer twice.
+  @inline(__always)
+  final func takeDirectAnswer() -> Bool {
+    guard count.load(ordering: .acquiring) >= Self.directAnswer else { return false }
+    count.subtract(Self.directAnswer, ordering: .releasing)
+    return true
+  }
+
   final func push(job: UnownedJob) {
     withQueues { queues in
       queues.jobs.append(job)

@@ -803,9 +803,15 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     }
     addAction(&table.pointee)
     table.pointee.accepted.append(accepted)
-    let applier = table.pointee.applier
     pthread_mutex_unlock(mutex)
-    inbox.push(applier.apply)
+    // NB: an answer given inside one of the store's callbacks, with nothing queued before it,
+    // needs no item: the thread delivering applies it when the callback returns.
+    if dispatch.isCurrentThread && inbox.isEmpty {
+      inbox.pushDirectAnswer()
+    } else {
+      // NB: `applier` is immutable: read without the lock.
+      inbox.push(table.pointee.applier.apply)
+    }
   }
 
   /// An accepted answer, waiting in the table of requests for the holder: an answer (its action,
@@ -825,7 +831,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   }
 
   /// Applies the oldest accepted answer (holder). A request cancelled since takes it silently.
-  private func applyAcceptedAnswer() {
+  func applyAcceptedAnswer() {
     // NB: the answer's action is moved out of the table into this slot, not into an `Action?`
     // (see `FIFO.moveFirst(to:)`); every path below moves it out again.
     withUnsafeTemporaryAllocation(of: Action.self, capacity: 1) { buffer in
@@ -877,7 +883,9 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     var budget = 100_000
     while budget > 0 {
       budget -= 1
-      if let item = inbox.popItem() {
+      if inbox.takeDirectAnswer() {
+        applyAcceptedAnswer()
+      } else if let item = inbox.popItem() {
         item()
       } else if let job = inbox.popJob() {
         executor.run(job)
