@@ -297,7 +297,7 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   /// The general path of `send`, once its action is reduced.
   @usableFromInline
-  func _continueSend(_ effect: Effect<Action>, after action: Action) {
+  func _continueSend(_ effect: __owned Effect<Action>, after action: Action) {
     hot.pointee.ranInCall = 1
     run(effect, of: action)
     finishCall()
@@ -603,14 +603,19 @@ public final class Store<State, Action>: @unchecked Sendable {
     run(reducer(&hot.pointee.state, action), of: action)
   }
 
-  private func run(_ effect: Effect<Action>, of action: Action) {
+  private func run(_ effect: __owned Effect<Action>, of action: Action) {
     switch effect.operation {
     case .none:
       return
     case let .send(next):
       core.actions.pointee.append(next)
     default:
-      if core.recordsOrigins { core.origin = Dump.text(of: action, qualifyEnum: true) }
+      // NB: the origin cleared only if set: clearing it always reached the core's extras (a
+      // retain and a release) on every effect.
+      guard core.recordsOrigins else {
+        return core.start(effect, in: core.root, sink: nil, done: nil)
+      }
+      core.origin = Dump.text(of: action, qualifyEnum: true)
       core.start(effect, in: core.root, sink: nil, done: nil)
       core.origin = nil
     }
@@ -625,33 +630,44 @@ public final class Store<State, Action>: @unchecked Sendable {
         reduce(action)
         continue
       }
-      if !core.inbox.isEmpty {
-        if core.inbox.takeDirectAnswer() {
+      // NB: the core is its own inbox: reached through `core.inbox` (a getter), each step
+      // retained and released the core (issue 17: the effect round trip).
+      if !core.isEmpty {
+        if core.takeDirectAnswer() {
           hot.pointee.ranInCall += 1
           core.applyAcceptedAnswer()
           continue
         }
-        if let item = core.inbox.popItem() {
+        if let item = core.popItem() {
           hot.pointee.ranInCall += 1
           item()
           continue
         }
-        if let job = core.inbox.popJob() {
+        if let job = core.popJob() {
           hot.pointee.ranInCall += 1
           core.executor.run(job)
           continue
         }
       }
-      if !core.clock.hasNoTimers, core.clock.firesDueTimers,
-        let timer = core.clock.madeTimers?.popDue(now: core.clock.nowNanoseconds)
-      {
-        hot.pointee.ranInCall += 1
-        core.fire(timer)
-        continue
-      }
+      if !core.clock.hasNoTimers, fireDueTimer() { continue }
       break
     }
     return hot.pointee.ranInCall - before
+  }
+
+  /// Fires the earliest timer if it is due (and the clock fires them here); returns whether one
+  /// fired.
+  ///
+  /// NB: apart from `drain`, so that a store with no timer does not retain and release its
+  /// clock for the calls below at each step.
+  @inline(never)
+  private func fireDueTimer() -> Bool {
+    let clock = core.clock
+    guard clock.firesDueTimers, let timer = clock.madeTimers?.popDue(now: clock.nowNanoseconds)
+    else { return false }
+    hot.pointee.ranInCall += 1
+    core.fire(timer)
+    return true
   }
 
   private func runAdvance(_ nanoseconds: Int64) -> Int {
@@ -671,15 +687,20 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   private var hasWork: Bool {
     guard !core.isClosed else { return false }
-    if !core.actions.pointee.isEmpty || !core.inbox.isEmpty || hot.pointee.pendingAdvance > 0 {
+    if !core.actions.pointee.isEmpty || !core.isEmpty || hot.pointee.pendingAdvance > 0 {
       return true
     }
-    guard !core.clock.hasNoTimers, core.clock.firesDueTimers,
-      let deadline = core.clock.madeTimers?.earliestDeadline
-    else {
+    return !core.clock.hasNoTimers && hasDueTimer()
+  }
+
+  /// Whether the earliest timer is due and the clock fires it here (see `fireDueTimer`).
+  @inline(never)
+  private func hasDueTimer() -> Bool {
+    let clock = core.clock
+    guard clock.firesDueTimers, let deadline = clock.madeTimers?.earliestDeadline else {
       return false
     }
-    return deadline <= core.clock.nowNanoseconds
+    return deadline <= clock.nowNanoseconds
   }
 
   /// Ends a call: runs everything left, queues the subscribers' notification, closes if asked,

@@ -57,7 +57,7 @@ class Inbox: @unchecked Sendable {
 
   /// Counts an answer that waits in the table of requests (see ``directAnswer``).
   final func pushDirectAnswer() {
-    count.add(Self.directAnswer, ordering: .releasing)
+    count.wrappingAdd(Self.directAnswer, ordering: .releasing)
   }
 
   /// Takes one answer counted by ``pushDirectAnswer()``, if any (the holder).
@@ -67,7 +67,7 @@ class Inbox: @unchecked Sendable {
   @inline(__always)
   final func takeDirectAnswer() -> Bool {
     guard count.load(ordering: .acquiring) >= Self.directAnswer else { return false }
-    count.subtract(Self.directAnswer, ordering: .releasing)
+    count.wrappingSubtract(Self.directAnswer, ordering: .releasing)
     return true
   }
 

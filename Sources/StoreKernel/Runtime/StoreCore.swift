@@ -253,8 +253,11 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   }
 
   /// Starts `effect` in `region`; calls `done` once it has completed, possibly before returning.
+  ///
+  /// NB: `effect` is consumed: the request (or box) it carries goes on without a retain and a
+  /// release at each step (issue 17: the effect round trip).
   func start(
-    _ effect: Effect<Action>, in region: Region, sink: ThrottleSink<Action>?,
+    _ effect: __owned Effect<Action>, in region: Region, sink: ThrottleSink<Action>?,
     done: Completion?
   ) {
     switch effect.operation {
@@ -278,12 +281,14 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       startCancellable(
         effect, id: id, cancelInFlight: cancelInFlight, in: region, sink: sink, done: done)
     case let .cancellableRequest(request):
+      // NB: what `startCancellable` does for a lone request, without an effect made around it
+      // to get there (a copy of the request each way; issue 17: the effect round trip).
       guard let id = request.foldedID else {
         return startRequest(request, in: region, sink: sink, done: done)
       }
-      startCancellable(
-        Effect(operation: .request(request)), id: id,
-        cancelInFlight: request.foldedCancelInFlight, in: region, sink: sink, done: done)
+      if request.foldedCancelInFlight { cancel(id: id, sparingAncestorsOf: region) }
+      guard !region.isCancelled else { return complete(done) }
+      startRequest(request, in: region, sink: sink, done: done, cancelID: id)
     case let .cancel(id):
       cancel(id: id)
       complete(done)
