@@ -33,6 +33,19 @@ final class Guarded<Value>: ManagedBuffer<Value, pthread_mutex_t> {
     }
   }
 
+  /// The mutex's address. Valid while the object lives (a buffer's elements do not move): the
+  /// caller keeps it alive.
+  ///
+  /// NB: taken without a retain. Locking through `withUnsafeMutablePointerToElements` retained
+  /// and released the object around each `pthread_mutex_lock` and `pthread_mutex_unlock` (an
+  /// opaque call): two atomic operations more per lock and per unlock (issue 17).
+  @inlinable @inline(__always)
+  var mutex: UnsafeMutablePointer<pthread_mutex_t> {
+    Unmanaged.passUnretained(self)._withUnsafeGuaranteedRef {
+      $0.withUnsafeMutablePointerToElements { $0 }
+    }
+  }
+
   @inline(__always)
   func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
     try withUnsafeMutablePointers { (value, mutex) throws(E) -> R in

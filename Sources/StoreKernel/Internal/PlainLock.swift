@@ -21,15 +21,15 @@ struct PlainLock: @unchecked Sendable {
   init(_ storage: Guarded<Void>) { self.storage = storage }
 
   @inlinable func lock() {
-    storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_lock($0) }
+    _ = pthread_mutex_lock(storage.mutex)
   }
 
   @inlinable func unlock() {
-    storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_unlock($0) }
+    _ = pthread_mutex_unlock(storage.mutex)
   }
 
   @inlinable func tryLock() -> Bool {
-    storage.withUnsafeMutablePointerToElements { pthread_mutex_trylock($0) == 0 }
+    pthread_mutex_trylock(storage.mutex) == 0
   }
 
   @inline(__always)

@@ -776,12 +776,17 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       } catch {
         throw .badAnswer(id, error)
       }
-      // NB: the action moved out of its optional, not copied (see `FIFO.moveFirst(to:)`).
-      if let action = consume action {
-        let accepted = AcceptedAnswer(leaf: consume request, hasAction: true, ends: ends)
-        return try queue(accepted, for: id) { $0.acceptedActions.append(action) }
+      // NB: the action moved out of its optional into the table, not copied (see
+      // `FIFO.moveFirst(to:)`): taken inside the closure, not captured by it (a copy, and a
+      // retain and a release of what it holds).
+      guard action != nil else {
+        return try queue(AcceptedAnswer(leaf: consume request, ends: ends), for: id) { _ in }
       }
-      try queue(AcceptedAnswer(leaf: consume request, ends: ends), for: id) { _ in }
+      var pending = consume action
+      let accepted = AcceptedAnswer(leaf: consume request, hasAction: true, ends: ends)
+      try queue(accepted, for: id) { table in
+        if let action = pending.take() { table.acceptedActions.append(action) }
+      }
     case let .failure(message):
       try queue(AcceptedAnswer(leaf: consume request, failure: message), for: id) { _ in }
     case .complete:
@@ -964,12 +969,19 @@ struct RequestTable<Action>: @unchecked Sendable {
   ///
   /// NB: one probe, changing the entry where it is: `open[id]?.ended = true` went through the
   /// table's `_modify` coroutine, whose frame was allocated (a malloc and a free per answer).
+  ///
+  /// NB: the entry read and changed in the table's buffer: through the array's subscript, the
+  /// read copied the entry (a retain and a release of its request) and the change called the
+  /// array's `modify` coroutine.
   @inline(__always)
   mutating func admit(_ id: UInt64, ending: Bool) throws(StoreError) {
-    guard let slot = open.slot(of: UInt(id)), open.values[slot]?.ended == false else {
-      throw refusal(of: id)
+    guard let slot = open.slot(of: UInt(id)) else { throw refusal(of: id) }
+    let admitted = open.values.withUnsafeMutableBufferPointer { values -> Bool in
+      guard values[slot]?.ended == false else { return false }
+      if ending { values[slot]?.ended = true }
+      return true
     }
-    if ending { open.values[slot]?.ended = true }
+    guard admitted else { throw refusal(of: id) }
   }
 }
 
