@@ -76,9 +76,9 @@ public struct TokenTable<Value> {
   @inlinable @discardableResult
   public mutating func remove(_ token: UInt) -> Value? {
     guard var hole = slot(of: token) else { return nil }
-    let removed = values[hole]
+    // NB: moved out, not copied and then cleared (a retain and a release of what it holds).
+    let removed = values[hole].take()
     tokens[hole] = 0
-    values[hole] = nil
     storedCount -= 1
     // NB: no tombstones: each later entry of the run that could live in the hole moves into it,
     // so every entry stays reachable from its home slot without a gap.
@@ -92,9 +92,8 @@ public struct TokenTable<Value> {
         hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
       if homeIsAfterHole { continue }
       tokens[hole] = tokens[next]
-      values[hole] = values[next]
       tokens[next] = 0
-      values[next] = nil
+      values.swapAt(hole, next)
       hole = next
     }
     return removed

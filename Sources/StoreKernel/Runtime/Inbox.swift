@@ -94,7 +94,7 @@ class Inbox: @unchecked Sendable {
     let dropped: FIFO<Item> = withQueues { queues in
       queues.closed = true
       let dropped = queues.items
-      count.subtract(queues.items.count, ordering: .releasing)
+      count.wrappingSubtract(queues.items.count, ordering: .releasing)
       queues.items = FIFO()
       return dropped
     }
@@ -127,7 +127,7 @@ class Inbox: @unchecked Sendable {
   }
 
   private final func arrived(eventFD: Int32) {
-    count.add(1, ordering: .releasing)
+    count.wrappingAdd(1, ordering: .releasing)
     if eventFD >= 0 && owner.load(ordering: .relaxed) != currentThreadID() {
       csystem_wake_signal(eventFD)
     }
@@ -140,7 +140,7 @@ class Inbox: @unchecked Sendable {
     var item: Item?
     withQueues { queues in
       item = queues.items.popFirst()
-      if item != nil { count.subtract(1, ordering: .releasing) }
+      if item != nil { count.wrappingSubtract(1, ordering: .releasing) }
     }
     return item?.run
   }
@@ -149,7 +149,7 @@ class Inbox: @unchecked Sendable {
     guard !isEmpty else { return nil }
     return withQueues { queues in
       guard let job = queues.jobs.popFirst() else { return nil }
-      count.subtract(1, ordering: .releasing)
+      count.wrappingSubtract(1, ordering: .releasing)
       return job
     }
   }

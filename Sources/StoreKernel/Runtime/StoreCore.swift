@@ -220,12 +220,12 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// Queues an event for the host, delivered once the store is let go.
   func post(_ event: consuming Outgoing) {
     outbox.append(event)
-    outboxCount.add(1, ordering: .releasing)
+    outboxCount.wrappingAdd(1, ordering: .releasing)
   }
 
   func nextOutgoing() -> Outgoing? {
     guard let event = outbox.popFirst() else { return nil }
-    outboxCount.subtract(1, ordering: .releasing)
+    outboxCount.wrappingSubtract(1, ordering: .releasing)
     return event
   }
 
