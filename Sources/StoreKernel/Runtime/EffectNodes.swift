@@ -93,11 +93,11 @@ final class Region: EffectNode, @unchecked Sendable {
   var hasNoChildren: Bool { firstChild == nil }
 
   /// Adds `node` as the newest child.
-  func append(_ node: EffectNode) {
+  func append(_ node: __owned EffectNode) {
     node.previous = lastChild
     node.next = nil
-    if let last = lastChild { last.next = node } else { firstChild = node }
     lastChild = node
+    if let last = node.previous { last.next = node } else { firstChild = node }
   }
 
   /// Removes `node`, a child of this region.

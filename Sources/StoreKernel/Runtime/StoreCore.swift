@@ -404,13 +404,13 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     node.origin = origin
   }
 
-  private func attach(_ node: EffectNode, to region: Region) {
+  private func attach(_ node: __owned EffectNode, to region: Region) {
     nextSequence &+= 1
     node.sequence = nextSequence
     node.parent = region
     node.origin = origin
-    region.append(node)
     if !(node is Region) { liveLeafCount += 1 }
+    region.append(node)
   }
 
   /// Ends a leaf: detaches it, calls its `done`, and lets its region finish if that was the last.
@@ -712,10 +712,12 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       complete(done)
       return
     }
-    if let leaf {
-      attach(leaf, to: region)
+    // NB: attached last, handing the region the reference the claim made (one retain and one
+    // release fewer per request).
+    if let leaf = consume leaf {
       leaf.done = done
       if let cancelID { register(leaf, id: cancelID) }
+      attach(leaf, to: region)
     }
     report("request #\(id) \"\(request.name)\" \(String(decoding: payload, as: UTF8.self))")
     let info = HostRequestInfo(id: id, name: request.name, payload: payload, kind: request.kind)
@@ -846,16 +848,20 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     // (see `FIFO.moveFirst(to:)`); every path below moves it out again.
     withUnsafeTemporaryAllocation(of: Action.self, capacity: 1) { buffer in
       guard let slot = buffer.baseAddress else { return }
-      let taken = withRequests { table -> (accepted: AcceptedAnswer, moved: Bool)? in
+      // NB: the answer's fields taken apart as it leaves the table: the request moves out of
+      // it (copied out of a whole answer kept alive, it was retained and released once more).
+      typealias Taken = (
+        leaf: HostRequest<Action>, failure: String?, completes: Bool, ends: Bool, moved: Bool
+      )
+      let taken = withRequests { table -> Taken? in
         guard let accepted = table.accepted.popFirst() else { return nil }
         let moved = accepted.hasAction && table.acceptedActions.moveFirst(to: slot)
         // NB: removed here, under the same lock, if it is the answer that ends the request (a
         // request cancelled since is already gone; ids are never reused).
         if accepted.ends { _ = table.open.remove(UInt(accepted.leaf.id)) }
-        return (accepted, moved)
+        return (accepted.leaf, accepted.failure, accepted.completes, accepted.ends, moved)
       }
-      guard let (accepted, moved) = consume taken else { return }
-      let leaf = accepted.leaf
+      guard let (leaf, failure, completes, ends, moved) = consume taken else { return }
       // NB: a leaf cancelled (so finished) since the answer was accepted has no parent: its
       // action is dropped.
       guard leaf.parent != nil else {
@@ -864,13 +870,13 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       }
       if moved {
         emit(slot.move(), to: leaf.sink)
-      } else if let message = accepted.failure {
+      } else if let message = failure {
         report("request #\(leaf.id) \"\(leaf.name)\" failed: \(JSONError.quoted(message))")
         if let action = leaf.failure(HostFailure(message)) { emit(action, to: leaf.sink) }
-      } else if accepted.completes {
+      } else if completes {
         if let action = leaf.finished() { emit(action, to: leaf.sink) }
       }
-      guard accepted.ends else { return }
+      guard ends else { return }
       finish(leaf)
     }
   }
