@@ -578,11 +578,13 @@ public final class Store<State, Action>: @unchecked Sendable {
         subscribers = hot.pointee.subscribers.map(\.callback)
       }
       core.gate.unlock()
-      switch event {
+      // NB: the event consumed, so that its request is moved out, not copied (a retain and a
+      // release of its name and of its payload).
+      switch consume event {
       case let .request(info):
-        if let handler { control.call { handler.handler.onRequest(info) } }
+        if let handler { control.call { handler.request(info) } }
       case let .cancel(id):
-        if let handler { control.call { handler.handler.onCancel(id) } }
+        if let handler { control.call { handler.cancel(id) } }
       case .notify:
         for subscriber in subscribers { control.call { subscriber(version) } }
       }

@@ -39,6 +39,17 @@ final class HandlerBox: Sendable {
   let handler: HostRequestHandler
 
   init(_ handler: HostRequestHandler) { self.handler = handler }
+
+  /// Calls `onRequest` with `info`.
+  ///
+  /// NB: through the box itself, not a copy of its handler: loading the function out of the
+  /// box at the call site retained and released its context once per request.
+  @inline(never)
+  func request(_ info: HostRequestInfo) { handler.onRequest(info) }
+
+  /// Calls `onCancel` with `id` (as ``request(_:)``).
+  @inline(never)
+  func cancel(_ id: UInt64) { handler.onCancel(id) }
 }
 
 /// Everything a store runs besides its reducer: the queue of actions, the tree of running
