@@ -632,8 +632,7 @@ public final class Store<State, Action>: @unchecked Sendable {
         reduce(action)
         continue
       }
-      // NB: the core is its own inbox: reached through `core.inbox` (a getter), each step
-      // retained and released the core (issue 17: the effect round trip).
+      // NB: the core is its own inbox (see `StoreCore.inbox`).
       if !core.isEmpty {
         if core.takeDirectAnswer() {
           hot.pointee.ranInCall += 1
@@ -651,7 +650,7 @@ public final class Store<State, Action>: @unchecked Sendable {
           continue
         }
       }
-      if !core.clock.hasNoTimers, fireDueTimer() { continue }
+      if !core.hasNoTimers, fireDueTimer() { continue }
       break
     }
     return hot.pointee.ranInCall - before
@@ -692,7 +691,7 @@ public final class Store<State, Action>: @unchecked Sendable {
     if !core.actions.pointee.isEmpty || !core.isEmpty || hot.pointee.pendingAdvance > 0 {
       return true
     }
-    return !core.clock.hasNoTimers && hasDueTimer()
+    return !core.hasNoTimers && hasDueTimer()
   }
 
   /// Whether the earliest timer is due and the clock fires it here (see `fireDueTimer`).

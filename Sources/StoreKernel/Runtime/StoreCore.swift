@@ -78,7 +78,10 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   @usableFromInline let gate = PlainLock()
   /// What reaches the store from outside its running call: the core itself, as its
   /// superclass (through ``DispatchControl``).
-  @inlinable var inbox: Inbox { self }
+  ///
+  /// NB: yielded, not returned: a getter returning the core retained and released it at each
+  /// use (issue 17: the effect round trip). So is `dispatch`.
+  @inlinable var inbox: Inbox { _read { yield self } }
   /// Made by the first `.run` (holder).
   ///
   /// NB: lazy, like `root`: an idle store, or one whose effects are only timers and requests,
@@ -105,7 +108,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   @usableFromInline let publishedVersion = Atomic<UInt64>(0)
   /// Who delivers the outbox, and whether a callback unwound: the core itself, as its
   /// superclass.
-  var dispatch: DispatchControl { self }
+  var dispatch: DispatchControl { _read { yield self } }
   /// How many events wait in the outbox (read without the lock, to skip the dispatch).
   @usableFromInline let outboxCount = Atomic<Int>(0)
 
@@ -242,6 +245,15 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
 
   @usableFromInline
   var hasOutgoing: Bool { outboxCount.load(ordering: .acquiring) > 0 }
+
+  /// Whether no timer is pending (the clock's ``StoreClock/hasNoTimers``).
+  ///
+  /// NB: read through an unretained reference (the core keeps its clock): read as
+  /// `clock.hasNoTimers`, the clock was retained and released around it, twice a call.
+  @inlinable
+  var hasNoTimers: Bool {
+    Unmanaged.passUnretained(clock)._withUnsafeGuaranteedRef { $0.hasNoTimers }
+  }
 
   /// Whether nothing at all waits: no action, no inbox work, no timer, no wake descriptor to
   /// settle. What lets `send` skip the general loop.
