@@ -193,9 +193,10 @@ private struct NoData: Hashable, Sendable {}
 }
 
 
-/// The registry of ids against a `Dictionary`: inserts, replacements and removals in random
-/// order, over ids of no data (compared by type), boxed ids made again for each use (equal
-/// values in different boxes), and several ids live at once (the dictionary behind the slot).
+/// The registry of ids against a `Dictionary`: inserts, replacements and removals (by id, and of
+/// a given node, which may or may not be the one registered) in random order, over ids of no
+/// data (compared by type), boxed ids made again for each use (equal values in different
+/// boxes), and several ids live at once (the dictionary behind the slot).
 @Test func theCancelRegistryAgreesWithADictionary() {
   var generator = SystemRandomNumberGenerator()
   let makers: [() -> CancelID] = [
@@ -208,12 +209,20 @@ private struct NoData: Hashable, Sendable {}
     for _ in 0..<200 {
       guard let make = makers.randomElement(using: &generator) else { continue }
       let id = make()
-      if Bool.random(using: &generator) {
+      switch Int.random(in: 0..<4, using: &generator) {
+      case 0, 1:
         let node = EffectNode()
         node.cancelID = id
         #expect(registry.updateValue(node, forKey: id) === model.updateValue(node, forKey: id))
-      } else {
+      case 2:
         #expect(registry.removeValue(forKey: id) === model.removeValue(forKey: id))
+      default:
+        // The node registered under the id half the time, another node of the id otherwise.
+        let stranger = EffectNode()
+        stranger.cancelID = id
+        let node = Bool.random(using: &generator) ? model[id] ?? stranger : stranger
+        registry.remove(node, forKey: id)
+        if model[id] === node { model[id] = nil }
       }
       for make in makers { #expect(registry[make()] === model[make()]) }
     }

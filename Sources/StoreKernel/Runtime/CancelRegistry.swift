@@ -5,6 +5,7 @@
 ///     registry.updateValue(node, forKey: id)   // nil: the id was free (node.cancelID == id)
 ///     registry[id]                             // node
 ///     registry.removeValue(forKey: id)         // node; registry[id] is nil
+///     registry.remove(node, forKey: id)        // the same, only if node is registry[id]
 ///
 /// NB: a store usually has at most one id in use at a time (a fetch replacing the one in
 /// flight, a debounce): its node sits in `first`, found by comparing the id it carries, with no
@@ -47,6 +48,17 @@ struct CancelRegistry {
       return nil
     }
     return others.updateValue(node, forKey: id)
+  }
+
+  /// Removes `node` from under `id`, if it is the node there.
+  ///
+  /// NB: compared where it is, not taken out and put back (a retain and two releases).
+  mutating func remove(_ node: EffectNode, forKey id: CancelID) {
+    if first === node {
+      first = nil
+    } else if !others.isEmpty, others[id] === node {
+      others[id] = nil
+    }
   }
 
   /// Removes the node under `id` and returns it, or nil if there is none.

@@ -624,10 +624,8 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
         next.previousWithSameID = nil
         cancellables.updateValue(next, forKey: id)
       }
-    } else if let oldest = cancellables.removeValue(forKey: id), oldest !== node {
-      // NB: removed first, put back if it was another node's (one probe, not two, for the
-      // usual lone node of its id).
-      cancellables.updateValue(oldest, forKey: id)
+    } else {
+      cancellables.remove(node, forKey: id)
     }
     node.nextWithSameID = nil
     node.previousWithSameID = nil
@@ -757,10 +755,10 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   private func open(
     _ request: HostRequest<Action>, leaf: HostRequest<Action>?, sink: ThrottleSink<Action>?
   ) -> (id: UInt64, payload: [UInt8])? {
-    let message: String
-    // NB: in pull mode a request never fails for want of a handler: it waits to be taken.
-    switch (request.payload, hasHandler || queuedRequests) {
-    case let (.success(payload), true):
+    // NB: in pull mode a request never fails for want of a handler: it waits to be taken. The
+    // payload read where it is: a switch over a tuple of it copied the whole result (an
+    // encoding error is seven words).
+    if hasHandler || queuedRequests, case let .success(payload) = request.payload {
       let id = withRequests { table in
         let id = table.nextID
         table.nextID &+= 1
@@ -771,9 +769,12 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
         return id
       }
       return (id, payload)
-    case let (.failure(error), _):
+    }
+    let message: String
+    switch request.payload {
+    case let .failure(error):
       message = "the payload of \"\(request.name)\" cannot be encoded: \(error)"
-    case (.success, false):
+    case .success:
       message = "no handler for \"\(request.name)\": the host has not set one"
     }
     report("request \"\(request.name)\" failed at once: \(message)")
