@@ -74,13 +74,11 @@ func deliver(
 
 /// Runs `body` with `bytes` followed by a NUL, without allocating for small texts.
 func withNULTerminated<R>(
-  _ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> R
+  _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafePointer<CChar>) -> R
 ) -> R {
   withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
     let base = buffer.baseAddress.unsafelyUnwrapped
-    bytes.withUnsafeBytes { source in
-      if let from = source.baseAddress { memcpy(base, from, source.count) }
-    }
+    if let from = bytes.baseAddress { memcpy(base, from, bytes.count) }
     base[bytes.count] = 0
     return body(UnsafePointer(base))
   }

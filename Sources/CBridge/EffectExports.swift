@@ -1,4 +1,4 @@
-import StoreKernel
+@_spi(Bridge) import StoreKernel
 
 public typealias TCAEffectFunction =
   @convention(c) (
@@ -78,9 +78,11 @@ private func withRequestStrings<R>(
   _ info: HostRequestInfo,
   _ body: (UInt64, UnsafePointer<CChar>, UnsafePointer<CChar>, UInt, HostRequestKind) -> R
 ) -> R {
-  let (id, name, payload, kind) = (info.id, info.name, info.payload, info.kind)
+  let (id, name, kind) = (info.id, info.name, info.kind)
   return name.withCString { name in
-    withNULTerminated(payload) { text in body(id, name, text, UInt(payload.count), kind) }
+    info.withPayloadBytes { bytes in
+      withNULTerminated(bytes) { text in body(id, name, text, UInt(bytes.count), kind) }
+    }
   }
 }
 
@@ -209,7 +211,7 @@ func noticesJSON(_ notices: [HostRequestNotice]) -> [UInt8] {
       json += Array("{\"id\":\(info.id),\"name\":".utf8)
       json += jsonString(info.name)
       json += Array(",\"kind\":\"\(info.kind.rawValue)\",\"payload\":".utf8)
-      json += info.payload
+      info.withPayloadBytes { json += $0 }
       json.append(UInt8(ascii: "}"))
     case let .cancelled(id):
       json += Array("{\"cancelled\":\(id)}".utf8)

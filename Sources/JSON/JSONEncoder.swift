@@ -87,6 +87,32 @@ public struct JSONEncoder: Sendable {
     return try encodeThroughCodable(value)
   }
 
+  /// Encodes `value` and lends its text to `body` (valid only inside it): written on the stack,
+  /// never copied into an array, when `value`'s type writes itself (``JSONEncodable``) and the
+  /// text is short.
+  ///
+  ///     let small = try JSONEncoder().withEncoded(7) { $0.count <= 16 }   // true
+  public func withEncoded<T: Encodable, R>(
+    _ value: T, _ body: (UnsafeBufferPointer<UInt8>) -> R
+  ) throws(JSONError) -> R {
+    if let direct = value as? any JSONEncodable, let lent = Self.withWritten(direct, body) {
+      return lent
+    }
+    return try encodeThroughCodable(value).withUnsafeBufferPointer(body)
+  }
+
+  /// `body` given the text `value` writes of itself, written on the stack (nil, nothing called,
+  /// if `value` declines: NaN, too deep).
+  private static func withWritten<T: JSONEncodable, R>(
+    _ value: T, _ body: (UnsafeBufferPointer<UInt8>) -> R
+  ) -> R? {
+    withUnsafeTemporaryAllocation(byteCount: stackBytes, alignment: 16) { scratch -> R? in
+      var out = OutputBuffer(startingIn: scratch.bindMemory(to: UInt8.self))
+      guard write(value, into: &out) else { return nil }
+      return body(out.written)
+    }
+  }
+
   /// Encodes `value` laid out for a lent text (``JSONLayout``): each chunk of a chunked value
   /// (an identified array's leaf) in a slot with slack, the layout recorded in `layout`. A
   /// value that does not write itself directly is encoded as ``encode(_:)`` does, with no

@@ -20,20 +20,36 @@ public struct HostRequestInfo: Sendable, Equatable {
   /// What to do: `"numberFact.fetch"`.
   public var name: String
   /// The request's payload, encoded as JSON.
-  public var payload: [UInt8]
+  public var payload: [UInt8] {
+    get { body.bytes }
+    set { body = RequestPayload(newValue) }
+  }
   /// How the host is expected to answer.
   public var kind: HostRequestKind
+  /// The payload as the request keeps it (a short one inline: see ``RequestPayload``).
+  var body: RequestPayload
 
   public init(id: UInt64, name: String, payload: [UInt8], kind: HostRequestKind) {
+    self.init(id: id, name: name, body: RequestPayload(payload), kind: kind)
+  }
+
+  init(id: UInt64, name: String, body: RequestPayload, kind: HostRequestKind) {
     self.id = id
     self.name = name
-    self.payload = payload
+    self.body = body
     self.kind = kind
+  }
+
+  /// Calls `body` with the payload's bytes (valid only inside it), without copying them into an
+  /// array.
+  @_spi(Bridge)
+  public func withPayloadBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    self.body.withUnsafeBytes(body)
   }
 
   /// The payload decoded as `T`.
   public func payload<T: Decodable>(as type: T.Type = T.self) throws(JSONError) -> T {
-    try JSONDecoder().decode(type, from: payload)
+    try JSONDecoder().decode(type, from: body.bytes)
   }
 }
 
@@ -80,7 +96,7 @@ class HostRequest<Action>: EffectNode, @unchecked Sendable {
   let name: String
   /// NB: encoded when the effect is made, so that a payload that cannot be encoded fails the
   /// request (through `failure`) instead of reaching the host.
-  let payload: Result<[UInt8], JSONError>
+  let payload: Result<RequestPayload, JSONError>
   let kind: HostRequestKind
   /// Decodes an answer of this request (the first argument) into its action, if any.
   ///
@@ -110,7 +126,7 @@ class HostRequest<Action>: EffectNode, @unchecked Sendable {
   private let folded = Atomic<Bool>(false)
 
   init(
-    name: String, payload: Result<[UInt8], JSONError>, kind: HostRequestKind,
+    name: String, payload: Result<RequestPayload, JSONError>, kind: HostRequestKind,
     answer: @escaping @Sendable (HostRequest<Action>, UnsafeBufferPointer<UInt8>) throws(JSONError)
       -> Action?,
     failure: @escaping @Sendable (HostFailure) -> Action?,
@@ -177,7 +193,7 @@ final class MappedHostRequest<Action, Response>: HostRequest<Action>, @unchecked
   let response: @Sendable (Response) -> Action
 
   init(
-    name: String, payload: Result<[UInt8], JSONError>, kind: HostRequestKind,
+    name: String, payload: Result<RequestPayload, JSONError>, kind: HostRequestKind,
     response: @escaping @Sendable (Response) -> Action,
     answer: @escaping @Sendable (HostRequest<Action>, UnsafeBufferPointer<UInt8>) throws(JSONError)
       -> Action?,
@@ -289,9 +305,9 @@ extension Effect {
   }
 }
 
-private func encode(_ payload: some Encodable) -> Result<[UInt8], JSONError> {
+private func encode(_ payload: some Encodable) -> Result<RequestPayload, JSONError> {
   do throws(JSONError) {
-    return .success(try JSONEncoder().encode(payload))
+    return .success(try RequestPayload.encoding(payload))
   } catch {
     return .failure(error)
   }

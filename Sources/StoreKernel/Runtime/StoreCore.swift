@@ -740,8 +740,10 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       if let cancelID { register(leaf, id: cancelID) }
       attach(leaf, to: region)
     }
-    report("request #\(id) \"\(request.name)\" \(String(decoding: payload, as: UTF8.self))")
-    let info = HostRequestInfo(id: id, name: request.name, payload: payload, kind: request.kind)
+    report(
+      "request #\(id) \"\(request.name)\" "
+        + payload.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
+    let info = HostRequestInfo(id: id, name: request.name, body: payload, kind: request.kind)
     if queuedRequests {
       inbox.push(notice: .request(info))
     } else {
@@ -754,7 +756,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// awaiting answers); or fails it at once, feeding its failure action back, and returns nil.
   private func open(
     _ request: HostRequest<Action>, leaf: HostRequest<Action>?, sink: ThrottleSink<Action>?
-  ) -> (id: UInt64, payload: [UInt8])? {
+  ) -> (id: UInt64, payload: RequestPayload)? {
     // NB: in pull mode a request never fails for want of a handler: it waits to be taken. The
     // payload read where it is: a switch over a tuple of it copied the whole result (an
     // encoding error is seven words).
