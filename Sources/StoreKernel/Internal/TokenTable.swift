@@ -62,7 +62,10 @@ public struct TokenTable<Value> {
   }
 
   /// Adds `value` under `token` (0 is not a token: ignored), or replaces what was there.
-  @inlinable public mutating func insert(_ value: Value, for token: UInt) {
+  ///
+  /// NB: `value` is taken owned: a value made for the call (an entry of the table of requests)
+  /// moves into its slot instead of being copied there and then released.
+  @inlinable public mutating func insert(_ value: __owned Value, for token: UInt) {
     guard token != 0 else { return }
     if (storedCount + 1) * 2 > tokens.count { grow() }
     var slot = home(token)
