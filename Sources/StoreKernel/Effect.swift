@@ -61,6 +61,13 @@ public struct Effect<Action> {
     }
   }
 
+  /// The action of a `.send(action)`, nil for any other effect.
+  @inlinable
+  var sentAction: Action? {
+    if case let .send(action) = operation { return action }
+    return nil
+  }
+
   /// Feeds `action` back into the store, after the current action.
   ///
   ///     return .send(.delegate(.finished))

@@ -606,21 +606,18 @@ public final class Store<State, Action>: @unchecked Sendable {
   }
 
   private func run(_ effect: __owned Effect<Action>, of action: Action) {
-    switch effect.operation {
-    case .none:
-      return
-    case let .send(next):
-      core.actions.pointee.append(next)
-    default:
-      // NB: the origin cleared only if set: clearing it always reached the core's extras (a
-      // retain and a release) on every effect.
-      guard core.recordsOrigins else {
-        return core.start(effect, in: core.root, sink: nil, done: nil)
-      }
-      core.origin = Dump.text(of: action, qualifyEnum: true)
-      core.start(effect, in: core.root, sink: nil, done: nil)
-      core.origin = nil
+    // NB: asked of the effect, not switched on here: a switch binding the operation's payload
+    // copied the whole operation (a retain and a release of the request it carries).
+    if effect.isNone { return }
+    if let next = effect.sentAction { return core.actions.pointee.append(next) }
+    // NB: the origin cleared only if set: clearing it always reached the core's extras (a
+    // retain and a release) on every effect.
+    guard core.recordsOrigins else {
+      return core.start(consume effect, in: core.root, sink: nil, done: nil)
     }
+    core.origin = Dump.text(of: action, qualifyEnum: true)
+    core.start(effect, in: core.root, sink: nil, done: nil)
+    core.origin = nil
   }
 
   /// Runs everything that need not wait; returns how much ran.
