@@ -249,7 +249,8 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// Whether no timer is pending (the clock's ``StoreClock/hasNoTimers``).
   ///
   /// NB: read through an unretained reference (the core keeps its clock): read as
-  /// `clock.hasNoTimers`, the clock was retained and released around it, twice a call.
+  /// `clock.hasNoTimers` from the store's loop, the clock was retained and released around it,
+  /// twice a call.
   @inlinable
   var hasNoTimers: Bool {
     Unmanaged.passUnretained(clock)._withUnsafeGuaranteedRef { $0.hasNoTimers }
@@ -259,7 +260,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// settle. What lets `send` skip the general loop.
   @inlinable
   var isIdle: Bool {
-    actions.pointee.isEmpty && inbox.isEmpty && clock.hasNoTimers
+    actions.pointee.isEmpty && inbox.isEmpty && hasNoTimers
       && !wakeOpen.load(ordering: .relaxed)
   }
 
