@@ -4,8 +4,7 @@
 ///     var registry = CancelRegistry()
 ///     registry.updateValue(node, forKey: id)   // nil: the id was free (node.cancelID == id)
 ///     registry[id]                             // node
-///     registry.removeValue(forKey: id)         // node; registry[id] is nil
-///     registry.remove(node, forKey: id)        // the same, only if node is registry[id]
+///     registry.remove(node, forKey: id)        // registry[id] is nil (if node was there)
 ///
 /// NB: a store usually has at most one id in use at a time (a fetch replacing the one in
 /// flight, a debounce): its node sits in `first`, found by comparing the id it carries, with no
@@ -59,15 +58,5 @@ struct CancelRegistry {
     } else if !others.isEmpty, others[id] === node {
       others[id] = nil
     }
-  }
-
-  /// Removes the node under `id` and returns it, or nil if there is none.
-  @discardableResult
-  mutating func removeValue(forKey id: CancelID) -> EffectNode? {
-    if let first, Self.isUnder(first, id, identity: id.identity) {
-      self.first = nil
-      return first
-    }
-    return others.isEmpty ? nil : others.removeValue(forKey: id)
   }
 }

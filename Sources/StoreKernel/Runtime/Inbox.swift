@@ -51,8 +51,9 @@ class Inbox: @unchecked Sendable {
   /// `accept`).
   ///
   /// NB: an item per answer cost its closure, a lock to push and a lock to pop (issue 17: the
-  /// effect round trip). Only one answer given while the inbox is empty goes this way, so it is
-  /// older than every item: taking these first keeps the host's inputs in order.
+  /// effect round trip). Only an answer given while the inbox is empty goes this way (the next
+  /// one finds it counted, and queues an item), so it is older than every item the host queued
+  /// after it: taking these first keeps the host's inputs in order.
   @usableFromInline static let directAnswer = 1 << (Int.bitWidth / 2)
 
   /// Counts an answer that waits in the table of requests (see ``directAnswer``).
