@@ -125,9 +125,10 @@ private func setKernelHandler(_ target: StoreContext, _ handler: HostRequestHand
   _ store: OpaquePointer?, _ requestID: UInt64, _ response: UnsafePointer<CChar>?
 ) -> Int32 {
   exported("tca_store_respond") { () throws(Failure) in
-    let target = try Handles.store(store)
-    let json = try bytes(of: response, "response_json")
-    try answer(target) { () throws(StoreError) in try target.store.respond(to: requestID, json: json) }
+    try answer(store) { (target) throws(Failure) in
+      let json = try bytes(of: response, "response_json")
+      try checked { () throws(StoreError) in try target.respond(to: requestID, json: json) }
+    }
   }
 }
 
@@ -136,9 +137,10 @@ private func setKernelHandler(_ target: StoreContext, _ handler: HostRequestHand
   _ length: UInt
 ) -> Int32 {
   exported("tca_store_respond_n") { () throws(Failure) in
-    let target = try Handles.store(store)
-    let json = try bytes(of: response, length: length, "response_json")
-    try answer(target) { () throws(StoreError) in try target.store.respond(to: requestID, json: json) }
+    try answer(store) { (target) throws(Failure) in
+      let json = try bytes(of: response, length: length, "response_json")
+      try checked { () throws(StoreError) in try target.respond(to: requestID, json: json) }
+    }
   }
 }
 
@@ -146,9 +148,10 @@ private func setKernelHandler(_ target: StoreContext, _ handler: HostRequestHand
   _ store: OpaquePointer?, _ requestID: UInt64, _ message: UnsafePointer<CChar>?
 ) -> Int32 {
   exported("tca_store_fail") { () throws(Failure) in
-    let target = try Handles.store(store)
-    let reason = try text(of: message, "message")
-    try answer(target) { () throws(StoreError) in try target.store.fail(requestID, message: reason) }
+    try answer(store) { (target) throws(Failure) in
+      let reason = try text(of: message, "message")
+      try checked { () throws(StoreError) in try target.fail(requestID, message: reason) }
+    }
   }
 }
 
@@ -156,22 +159,33 @@ private func setKernelHandler(_ target: StoreContext, _ handler: HostRequestHand
   _ store: OpaquePointer?, _ requestID: UInt64, _ message: UnsafePointer<CChar>?, _ length: UInt
 ) -> Int32 {
   exported("tca_store_fail_n") { () throws(Failure) in
-    let target = try Handles.store(store)
-    let reason = try text(of: message, length: length, "message")
-    try answer(target) { () throws(StoreError) in try target.store.fail(requestID, message: reason) }
+    try answer(store) { (target) throws(Failure) in
+      let reason = try text(of: message, length: length, "message")
+      try checked { () throws(StoreError) in try target.fail(requestID, message: reason) }
+    }
   }
 }
 
 @c public func tca_store_complete(_ store: OpaquePointer?, _ requestID: UInt64) -> Int32 {
   exported("tca_store_complete") { () throws(Failure) in
-    let target = try Handles.store(store)
-    try answer(target) { () throws(StoreError) in try target.store.complete(requestID) }
+    try answer(store) { (target) throws(Failure) in
+      try checked { () throws(StoreError) in try target.complete(requestID) }
+    }
   }
 }
 
+/// Calls `body` with the store `handle` names, to give it an answer (found without the table
+/// inside the store's callbacks: ``Handles/withStore(_:_:)``).
+@inline(__always)
 private func answer(
-  _ target: StoreContext, _ body: () throws(StoreError) -> Void
+  _ handle: OpaquePointer?, _ body: (any HostStore) throws(Failure) -> Void
 ) throws(Failure) {
+  try Handles.withStore(handle) { (target) throws(Failure) in try body(target.store) }
+}
+
+/// Runs `body`, turning the store's error into the bridge's.
+@inline(__always)
+private func checked(_ body: () throws(StoreError) -> Void) throws(Failure) {
   do throws(StoreError) {
     try body()
   } catch {

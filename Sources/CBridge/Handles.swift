@@ -39,6 +39,28 @@ enum Handles {
     return store
   }
 
+  /// Calls `body` with the store `handle` names, as ``store(_:)`` finds it; inside one of that
+  /// store's callbacks, on the callback's thread, without the table.
+  ///
+  /// NB: an answer is usually given inside its request's callback: there the store is found
+  /// through what the kernel keeps for the running callback (``innermostCallbackHostContext()``),
+  /// without the table's lock, a retain or a release (issue 17: the effect round trip). The
+  /// context is alive: the call delivering the callback keeps it, and `free` unbinds it first.
+  @inline(__always)
+  static func withStore<R>(
+    _ handle: OpaquePointer?, _ body: (StoreContext) throws(Failure) -> R
+  ) throws(Failure) -> R {
+    if let handle, let bound = innermostCallbackHostContext() {
+      let context = Unmanaged<StoreContext>.fromOpaque(bound)
+      let result = context._withUnsafeGuaranteedRef { target -> Result<R, Failure>? in
+        guard target.handle.token == token(handle) else { return nil }
+        return Result { () throws(Failure) in try body(target) }
+      }
+      if let result { return try result.get() }
+    }
+    return try body(try store(handle))
+  }
+
   /// Removes the store; returns it so the caller can close it outside the lock.
   static func remove(_ handle: OpaquePointer?) -> StoreContext? {
     guard let handle else { return nil }

@@ -89,8 +89,13 @@ final class StoreContext: Sendable {
     return (UnsafeRawPointer(text.pointer).assumingMemoryBound(to: CChar.self), text.count)
   }
 
+  deinit { store.bindHost(nil) }
+
   /// Closes the store and retires its callbacks (tca_store_free); the handle is already gone.
   func free() {
+    // NB: first: from here on, an answer given inside one of the store's callbacks (on any
+    // thread) looks its handle up in the table, and finds it gone (`Handles.withStore`).
+    store.bindHost(nil)
     if store.isUnwound {
       // NB: a callback unwound out of the store: none is called again, and its dead dispatch is
       // waited for by nothing.

@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 import JSON
-import StoreKernel
+@_spi(Bridge) import StoreKernel
 
 /// The layout of `tca_options` in tca.h, version 2 (64 bytes, no hidden padding):
 /// `{u32 version; i32 clock; i32 threaded; i32 requests; u64 seed; i32 answers; i32 record;
@@ -187,8 +187,11 @@ func register(_ store: any HostStore, threaded: Bool) throws(Failure) -> OpaqueP
     }
   }
   let handle = Handles.reserve()
-  Handles.insert(
-    StoreContext(handle: handle, store: store, callbacks: CallbackGate(), runner: runner))
+  let context = StoreContext(
+    handle: handle, store: store, callbacks: CallbackGate(), runner: runner)
+  Handles.insert(context)
+  // NB: unbound by `free` (and the context's deinit), before the context can go away.
+  store.bindHost(UnsafeRawPointer(Unmanaged.passUnretained(context).toOpaque()))
   return handle.pointer.unsafelyUnwrapped
 }
 

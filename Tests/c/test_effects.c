@@ -19,6 +19,8 @@ typedef struct host {
   tca_status second_status;
   int send_inside;         /* 1: send "incrementButtonTapped" from inside the callback */
   int free_inside;         /* 1: free the store from inside the callback */
+  int answer_after_free;   /* 1: then respond to the request, with the freed handle */
+  tca_status after_free_status;
   int read_inside;         /* 1: read the state from inside the callback */
   char state_inside[256];
   uint32_t poll_ran_inside;
@@ -58,7 +60,10 @@ static void act(host *h, tca_store *store, uint64_t id) {
     tca_store_respond(store, id, h->answer);
     if (h->answer_twice) h->second_status = tca_store_respond(store, id, "\"again\"");
   }
-  if (h->free_inside) tca_store_free(store);
+  if (h->free_inside) {
+    tca_store_free(store);
+    if (h->answer_after_free) h->after_free_status = tca_store_respond(store, id, "\"x\"");
+  }
 }
 
 static void on_effect(void *userdata, tca_store *store, uint64_t id, const char *name,
@@ -320,14 +325,57 @@ static void test_free_inside_a_callback(void) {
   host h;
   memset(&h, 0, sizeof h);
   h.free_inside = 1;
+  h.answer_after_free = 1;
   CHECK_STATUS(tca_store_set_effect_handler(store, on_effect, on_cancel, &h), TCA_OK);
   tca_status status = tca_store_send(store, "\"numberFactButtonTapped\"");
   CHECK(status == TCA_OK || status == TCA_ERR_INVALID_HANDLE);
   CHECK(h.requests == 1);
   /* Retired at once: no cancel notice, the handle is dead. */
   CHECK(h.cancels == 0);
+  /* Inside the callback, once freed, the handle is dead too (not found without the table). */
+  CHECK_STATUS(h.after_free_status, TCA_ERR_INVALID_HANDLE);
   CHECK_STATUS(tca_store_send(store, "\"incrementButtonTapped\""), TCA_ERR_INVALID_HANDLE);
   CHECK_STATUS(tca_store_respond(store, h.ids[0], "\"x\""), TCA_ERR_INVALID_HANDLE);
+}
+
+/* ---- answers for other stores, inside a callback ----------------------------------------- */
+
+/* Inside a callback of one store, answers name their store by handle: the callback's own, another
+ * store's, or a handle that names none. */
+typedef struct crossing {
+  tca_store *other;
+  uint64_t other_id;
+  tca_status own_status, other_status, bogus_status;
+} crossing;
+
+static void answer_both(void *userdata, tca_store *store, uint64_t id, const char *name,
+                        const char *payload, size_t payload_length) {
+  crossing *c = userdata;
+  (void)name;
+  (void)payload;
+  (void)payload_length;
+  c->other_status = tca_store_respond(c->other, c->other_id, "\"from the other store\"");
+  c->bogus_status = tca_store_respond((tca_store *)(uintptr_t)0x1237, id, "\"bogus\"");
+  c->own_status = tca_store_respond(store, id, "\"own\"");
+}
+
+static void test_answers_for_other_stores_inside_a_callback(void) {
+  tca_store *first = counter(NULL), *second = counter(NULL);
+  host h;
+  memset(&h, 0, sizeof h);
+  CHECK_STATUS(tca_store_set_effect_handler(second, on_effect, NULL, &h), TCA_OK);
+  CHECK_STATUS(tca_store_send(second, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK(h.requests == 1);
+  crossing c = {second, h.ids[0], -1, -1, -1};
+  CHECK_STATUS(tca_store_set_effect_handler(first, answer_both, NULL, &c), TCA_OK);
+  CHECK_STATUS(tca_store_send(first, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK_STATUS(c.other_status, TCA_OK);
+  CHECK_STATUS(c.bogus_status, TCA_ERR_INVALID_HANDLE);
+  CHECK_STATUS(c.own_status, TCA_OK);
+  CHECK(value_is(first, "/numberFact", "\"own\""));
+  CHECK(value_is(second, "/numberFact", "\"from the other store\""));
+  tca_store_free(first);
+  tca_store_free(second);
 }
 
 /* ---- answers from other threads ---------------------------------------------------------- */
@@ -407,6 +455,7 @@ int main(void) {
   test_cancellation_notices();
   test_without_a_handler();
   test_free_inside_a_callback();
+  test_answers_for_other_stores_inside_a_callback();
   test_answers_from_other_threads();
   TEST_SUMMARY();
 }

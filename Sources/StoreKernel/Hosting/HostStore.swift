@@ -63,6 +63,11 @@ public protocol HostStore: AnyObject, Sendable {
   /// Whether a host callback unwound out of the store (C++ exception, longjmp): the host must
   /// then refuse every call but `close`. Notices first whether one of this thread's just did.
   var isUnwound: Bool { get }
+  /// Binds `context` (unretained; nil unbinds) to the store, for
+  /// ``innermostCallbackHostContext()`` to find inside the store's callbacks. The host keeps
+  /// what it binds alive until it unbinds it.
+  @_spi(Bridge)
+  func bindHost(_ context: UnsafeRawPointer?)
 }
 
 extension HostStore {

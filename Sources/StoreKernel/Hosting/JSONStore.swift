@@ -314,4 +314,8 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   var isClosed: Bool { store.isClosed }
 
   var isUnwound: Bool { store.isUnwound }
+
+  func bindHost(_ context: UnsafeRawPointer?) {
+    store.core.dispatch.hostContext.store(UInt(bitPattern: context), ordering: .releasing)
+  }
 }

@@ -439,6 +439,10 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   var isClosed: Bool { inner.isClosed }
 
   var isUnwound: Bool { inner.isUnwound }
+
+  // NB: the callbacks are the inner store's: found there, they lead to the context holding
+  // this store, through which answers are recorded.
+  func bindHost(_ context: UnsafeRawPointer?) { inner.bindHost(context) }
 }
 
 // MARK: - Making recording stores

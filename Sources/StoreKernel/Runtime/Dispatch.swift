@@ -30,6 +30,9 @@ enum Outgoing {
 class DispatchControl: Inbox, @unchecked Sendable {
   /// The thread delivering, 0 if none.
   final let thread = Atomic<UInt>(0)
+  /// What the host bound to this store (the C bridge's context for its handle, unretained),
+  /// 0 if none or once unbound: see ``innermostCallbackHostContext()``.
+  final let hostContext = Atomic<UInt>(0)
   /// What a waiting thread sleeps on, made by the first wait (most stores never have one).
   private final let sleeper = LazyObject<Sleeper>()
   // NB: the one-byte properties last: the core's own flags follow them in the same word.
@@ -233,6 +236,15 @@ enum UnwindWatch {
     return true
   }
 
+  /// The store of the innermost dispatch if one of its callbacks is running above `here` (a
+  /// live frame: the caller is inside that callback).
+  static func liveCallbackStore(below here: UInt) -> UnsafeMutableRawPointer? {
+    guard let frames = existing, frames[0].frame > 0 else { return nil }
+    let top = frames[Int(frames[0].frame)]
+    guard top.frame != 0, top.frame > here else { return nil }
+    return top.store
+  }
+
   /// Marks, for the innermost dispatch, that a callback starts here or has returned.
   @inline(never)
   static func mark(inCallback: Bool) {
@@ -256,4 +268,22 @@ enum UnwindWatch {
     guard top.frame != 0, top.frame < here else { return nil }
     return pop()
   }
+}
+
+/// What the host bound to the store whose callback the caller is inside, on this thread (the
+/// innermost dispatch, in a live callback frame); nil if none, or nothing is bound.
+///
+/// NB: what lets the C bridge find the store of an answer given inside its request's callback
+/// without its table of handles (a global lock, a retain and a release: issue 17, the effect
+/// round trip). The host unbinds before its context goes away (``HostStore/bindHost(_:)``); a
+/// callback runs inside a call that keeps the context, so what is bound outlives the callback.
+@_spi(Bridge)
+public func innermostCallbackHostContext() -> UnsafeRawPointer? {
+  guard let store = UnwindWatch.liveCallbackStore(below: UInt(csystem_stack_address())) else {
+    return nil
+  }
+  let bound = Unmanaged<DispatchControl>.fromOpaque(store)._withUnsafeGuaranteedRef {
+    $0.hostContext.load(ordering: .acquiring)
+  }
+  return UnsafeRawPointer(bitPattern: bound)
 }
