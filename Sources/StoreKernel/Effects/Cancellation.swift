@@ -158,19 +158,28 @@ extension Effect {
   /// With `cancelInFlight`, effects already running under `id` are cancelled first. Cancelling
   /// an effect stops its `.run` work (its `send` then does nothing), removes its timers, and
   /// tells the host of each of its requests still in flight. `.none` stays `.none`.
+  ///
+  /// NB: consuming: a request moves into the effect returned, without a retain here and a
+  /// release of the effect given (issue 17: the effect round trip).
   @inlinable
-  public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Effect {
+  public __consuming func cancellable(
+    id: some Hashable & Sendable, cancelInFlight: Bool = false
+  ) -> Effect {
     switch operation {
     case .none: return .none
     case let .request(request):
       let id = CancelID(id)
       // NB: a request's first cancellation is kept in the request itself (no box around it).
       guard request.fold(id: id, cancelInFlight: cancelInFlight) else {
-        return Effect(operation: .cancellable(id: id, cancelInFlight: cancelInFlight, self))
+        return Effect(
+          operation: .cancellable(
+            id: id, cancelInFlight: cancelInFlight, Effect(operation: .request(request))))
       }
       return Effect(operation: .cancellableRequest(request))
-    default:
-      return Effect(operation: .cancellable(id: CancelID(id), cancelInFlight: cancelInFlight, self))
+    case let other:
+      return Effect(
+        operation: .cancellable(
+          id: CancelID(id), cancelInFlight: cancelInFlight, Effect(operation: other)))
     }
   }
 
