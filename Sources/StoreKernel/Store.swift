@@ -613,7 +613,7 @@ public final class Store<State, Action>: @unchecked Sendable {
     // NB: the origin cleared only if set: clearing it always reached the core's extras (a
     // retain and a release) on every effect.
     guard core.recordsOrigins else {
-      return core.start(consume effect, in: core.root, sink: nil, done: nil)
+      return core.startAtRoot(consume effect)
     }
     core.origin = Dump.text(of: action, qualifyEnum: true)
     core.start(effect, in: core.root, sink: nil, done: nil)

@@ -119,7 +119,26 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// without dynamic exclusivity checks.
   @usableFromInline let actions: UnsafeMutablePointer<FIFO<Action>>
   /// The region every effect of the store runs in; made by the first effect (holder).
-  lazy var root = Region(id: nil)
+  var root: Region {
+    if let rootStorage { return rootStorage }
+    let made = Region(id: nil)
+    rootStorage = made
+    return made
+  }
+  private var rootStorage: Region?
+
+  /// Starts `effect` in the root region.
+  ///
+  /// NB: the root lent unretained (the core keeps it): read through `root`, it was retained and
+  /// released around each effect (issue 17: the effect round trip).
+  func startAtRoot(_ effect: __owned Effect<Action>) {
+    if rootStorage == nil { rootStorage = Region(id: nil) }
+    // NB: moved into the closure through an optional (a capture is borrowed: a copy).
+    var pending: Effect<Action>? = consume effect
+    Unmanaged.passUnretained(rootStorage.unsafelyUnwrapped)._withUnsafeGuaranteedRef { root in
+      if let effect = pending.take() { start(effect, in: root, sink: nil, done: nil) }
+    }
+  }
   /// The oldest node running under each cancellation id (a region, or a lone host request);
   /// the others follow it through `EffectNode.nextWithSameID`, oldest first.
   ///
@@ -439,10 +458,10 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
 
   /// Ends a leaf: detaches it, calls its `done`, and lets its region finish if that was the last.
   func finish(_ leaf: EffectNode) {
-    guard let parent = leaf.parent else { return }
+    // NB: the leaf's reference to its region moved out, not copied (a retain and a release).
+    guard let parent = leaf.parent.take() else { return }
     if let id = leaf.cancelID { unregister(leaf, id: id) }
     parent.remove(leaf)
-    leaf.parent = nil
     liveLeafCount -= 1
     let done = leaf.done
     leaf.done = nil
