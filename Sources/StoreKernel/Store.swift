@@ -272,7 +272,7 @@ public final class Store<State, Action>: @unchecked Sendable {
     if effect.isNone, core.isIdle, !hot.pointee.hasSubscribers {
       versionAtEndOfCall()
     } else {
-      _continueSend(effect, after: action)
+      _continueSend(consume effect, after: action)
     }
     leave(previous)
     core.gate.unlock()
@@ -299,7 +299,7 @@ public final class Store<State, Action>: @unchecked Sendable {
   @usableFromInline
   func _continueSend(_ effect: __owned Effect<Action>, after action: Action) {
     hot.pointee.ranInCall = 1
-    run(effect, of: action)
+    run(consume effect, of: action)
     finishCall()
   }
 
