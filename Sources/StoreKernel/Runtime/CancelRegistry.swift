@@ -13,7 +13,11 @@
 struct CancelRegistry {
   /// The node of one id (its `cancelID`), while no other id has one in `others` or while it was
   /// put here first.
-  private var first: EffectNode?
+  ///
+  /// NB: not retained: a node is registered only while it runs (its region keeps it) and is
+  /// removed before it finishes. Compared and read without a retain either (issue 17: the
+  /// effect round trip).
+  private var first: Unmanaged<EffectNode>?
   private var others: [CancelID: EffectNode] = [:]
 
   init() {}
@@ -23,13 +27,17 @@ struct CancelRegistry {
   /// NB: the identities first (two words, nothing copied): the same box or the same type is
   /// the same id. Only ids of other identities are compared as values (`cancelID` copied).
   @inline(__always)
-  private static func isUnder(_ node: EffectNode, _ id: CancelID, identity: UInt) -> Bool {
-    node.cancelIdentity == identity || node.cancelID == id
+  private static func isUnder(_ node: Unmanaged<EffectNode>, _ id: CancelID, identity: UInt)
+    -> Bool
+  {
+    node._withUnsafeGuaranteedRef { $0.cancelIdentity == identity || $0.cancelID == id }
   }
 
   /// The node under `id`, or nil.
   subscript(id: CancelID) -> EffectNode? {
-    if let first, Self.isUnder(first, id, identity: id.identity) { return first }
+    if let first, Self.isUnder(first, id, identity: id.identity) {
+      return first.takeUnretainedValue()
+    }
     return others.isEmpty ? nil : others[id]
   }
 
@@ -38,12 +46,12 @@ struct CancelRegistry {
   mutating func updateValue(_ node: EffectNode, forKey id: CancelID) -> EffectNode? {
     if let first {
       if Self.isUnder(first, id, identity: id.identity) {
-        self.first = node
-        return first
+        self.first = Unmanaged.passUnretained(node)
+        return first.takeUnretainedValue()
       }
     } else if others.isEmpty {
       // NB: only while `others` is empty, where `id` cannot be: an id is in one place only.
-      first = node
+      first = Unmanaged.passUnretained(node)
       return nil
     }
     return others.updateValue(node, forKey: id)
@@ -53,7 +61,7 @@ struct CancelRegistry {
   ///
   /// NB: compared where it is, not taken out and put back (a retain and two releases).
   mutating func remove(_ node: EffectNode, forKey id: CancelID) {
-    if first === node {
+    if first?.toOpaque() == Unmanaged.passUnretained(node).toOpaque() {
       first = nil
     } else if !others.isEmpty, others[id] === node {
       others[id] = nil

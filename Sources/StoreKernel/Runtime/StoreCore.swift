@@ -1050,7 +1050,11 @@ struct OpenRequest<Action>: @unchecked Sendable {
   // (immutable) and `id` (set before the leaf enters the table); the holder alone touches the
   // rest.
   /// The request, which is also its place in the store's effects.
-  let leaf: HostRequest<Action>
+  ///
+  /// NB: not retained: the leaf's region keeps it, and it leaves this table (under its lock)
+  /// before it is finished (cancelled, or its last answer applied) and let go. Other threads
+  /// take their own reference under the lock (issue 17: the effect round trip).
+  unowned(unsafe) let leaf: HostRequest<Action>
   /// An answer that ends it has been accepted and awaits the holder.
   var ended = false
 }
