@@ -251,14 +251,19 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   // MARK: - Outbox (holder)
 
   /// Queues an event for the host, delivered once the store is let go.
+  ///
+  /// NB: the count is written by the holder alone (other threads only read it): a load and a
+  /// store, not an atomic add (two atomic operations per host request; issue 17: the effect
+  /// round trip). So is it in `nextOutgoing`.
   func post(_ event: consuming Outgoing) {
     outbox.append(event)
-    outboxCount.wrappingAdd(1, ordering: .releasing)
+    outboxCount.store(outbox.count, ordering: .releasing)
   }
 
+  /// The oldest event for the host, taken out (holder).
   func nextOutgoing() -> Outgoing? {
     guard let event = outbox.popFirst() else { return nil }
-    outboxCount.wrappingSubtract(1, ordering: .releasing)
+    outboxCount.store(outbox.count, ordering: .releasing)
     return event
   }
 
