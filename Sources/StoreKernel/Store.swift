@@ -633,7 +633,6 @@ public final class Store<State, Action>: @unchecked Sendable {
       if !core.isEmpty {
         if core.takeDirectAnswer() {
           hot.pointee.ranInCall += 1
-          core.applyAcceptedAnswer()
           continue
         }
         if let item = core.popItem() {

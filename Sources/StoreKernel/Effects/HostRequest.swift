@@ -111,6 +111,25 @@ class HostRequest<Action>: EffectNode, @unchecked Sendable {
   // -- the leaf (holder)
   /// Set once the request is opened (0 before).
   var id: UInt64 = 0
+  /// Whether the request takes answers: ``open``, ``answered`` (an answer that ends it has been
+  /// accepted and waits for the holder) or ``finished`` (its last answer applied, or cancelled).
+  ///
+  /// NB: atomic, so that a one-shot answer given inside its request's callback is admitted
+  /// without the table's lock (see `StoreCore.accept`); the table's own admissions change it
+  /// under the lock.
+  let answerState = Atomic<UInt8>(HostRequest.open)
+  static var open: UInt8 { 0 }
+  static var answered: UInt8 { 1 }
+  static var finished: UInt8 { 2 }
+
+  /// Admits an answer: one that ends the request takes it from ``open`` to ``answered``; any
+  /// other needs it open. False if the request takes no answer any more.
+  final func admit(ending: Bool) -> Bool {
+    guard ending else { return answerState.load(ordering: .acquiring) == Self.open }
+    return answerState.compareExchange(
+      expected: Self.open, desired: Self.answered, ordering: .acquiringAndReleasing
+    ).exchanged
+  }
   var sink: ThrottleSink<Action>?
   /// Whether a start has made this object its leaf (see `claimForLeaf`).
   ///

@@ -47,13 +47,13 @@ class Inbox: @unchecked Sendable {
 
   /// One answer accepted by the thread delivering the store's events (inside its callback)
   /// while nothing else waited: counted in the high half of `count`, with no item of its own.
-  /// The holder applies it from the table of requests before any item (see ``StoreCore``'s
-  /// `accept`).
+  /// The holder applies it from the table of requests' direct slot before any item (see
+  /// ``StoreCore``'s `accept` and `takeDirectAnswer`).
   ///
   /// NB: an item per answer cost its closure, a lock to push and a lock to pop (issue 17: the
   /// effect round trip). Only an answer given while the inbox is empty goes this way (the next
-  /// one finds it counted, and queues an item), so it is older than every item the host queued
-  /// after it: taking these first keeps the host's inputs in order.
+  /// one finds it counted, and queues an item), so there is at most one, and it is older than
+  /// every item the host queued after it: taking it first keeps the host's inputs in order.
   @usableFromInline static let directAnswer = 1 << (Int.bitWidth / 2)
 
   /// Counts an answer that waits in the table of requests (see ``directAnswer``).
@@ -61,15 +61,17 @@ class Inbox: @unchecked Sendable {
     count.wrappingAdd(Self.directAnswer, ordering: .releasing)
   }
 
-  /// Takes one answer counted by ``pushDirectAnswer()``, if any (the holder).
+  /// Whether an answer counted by ``pushDirectAnswer()`` waits (the holder).
+  @inline(__always)
+  final var hasDirectAnswer: Bool { count.load(ordering: .acquiring) >= Self.directAnswer }
+
+  /// Takes back the count of the direct answer the holder has taken out.
   ///
   /// NB: only the holder takes, and others only add: the load and the subtraction cannot
   /// take the same answer twice.
   @inline(__always)
-  final func takeDirectAnswer() -> Bool {
-    guard count.load(ordering: .acquiring) >= Self.directAnswer else { return false }
+  final func returnDirectAnswer() {
     count.wrappingSubtract(Self.directAnswer, ordering: .releasing)
-    return true
   }
 
   final func push(job: UnownedJob) {

@@ -711,7 +711,10 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     case let leaf as HostRequest<Action>:
       // NB: a request that has finished is not cancelled again (no cancel notice for it).
       guard leaf.parent != nil else { return }
-      withRequests { _ = $0.open.remove(UInt(leaf.id)) }
+      withRequests { table in
+        _ = table.open.remove(UInt(leaf.id))
+        leaf.answerState.store(HostRequest<Action>.finished, ordering: .releasing)
+      }
       report("request #\(leaf.id) \"\(leaf.name)\" cancelled")
       if queuedRequests {
         inbox.push(notice: .cancelled(leaf.id))
@@ -817,9 +820,16 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   @usableFromInline
   func accept(_ answer: HostAnswer, for id: UInt64) throws(StoreError) {
     guard !isClosed else { throw .closed }
-    let request = try withRequests { (table) throws(StoreError) in try table.openRequest(id).leaf }
+    let request = try withRequests { (table) throws(StoreError) in try table.openRequest(id) }
     // NB: the request moves into the accepted answer, and that into the table: neither is copied
     // (a retain and a release each; issue 17: the effect round trip).
+    // NB: a one-shot answer given inside one of the store's callbacks, with nothing queued
+    // before it, waits in the table's one direct slot, counted by the inbox: no lock and no
+    // item (issue 17: the effect round trip). It is admitted by the request's state alone: a
+    // one-shot request's answers all end it, so whichever sets the state first is the answer.
+    // Only the delivering thread fills the slot, and only while the inbox is empty, so the
+    // holder has taken the previous one (see `takeDirectAnswer`).
+    let direct = request.kind == .oneShot && dispatch.isCurrentThread && inbox.isEmpty
     switch answer {
     case let .value(bytes):
       let ends = request.kind == .oneShot
@@ -829,52 +839,63 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       } catch {
         throw .badAnswer(id, error)
       }
+      if direct, !request.admit(ending: true) { throw refusal(of: request, id: id) }
       // NB: the action moved out of its optional into the table, not copied (see
       // `FIFO.moveFirst(to:)`): taken inside the closure, not captured by it (a copy, and a
       // retain and a release of what it holds).
       guard action != nil else {
-        return try queue(AcceptedAnswer(leaf: consume request, ends: ends), for: id) { _ in }
+        let accepted = AcceptedAnswer(leaf: consume request, ends: ends)
+        return try queue(accepted, for: id, direct: direct) { _ in }
       }
       var pending = consume action
       let accepted = AcceptedAnswer(leaf: consume request, hasAction: true, ends: ends)
-      try queue(accepted, for: id) { table in
-        if let action = pending.take() { table.acceptedActions.append(action) }
+      try queue(accepted, for: id, direct: direct) { actions in
+        if let action = pending.take() { actions.append(action) }
       }
     case let .failure(message):
-      try queue(AcceptedAnswer(leaf: consume request, failure: message), for: id) { _ in }
+      if direct, !request.admit(ending: true) { throw refusal(of: request, id: id) }
+      let accepted = AcceptedAnswer(leaf: consume request, failure: message)
+      try queue(accepted, for: id, direct: direct) { _ in }
     case .complete:
       guard request.kind == .stream else { throw .notAStream(id) }
-      try queue(AcceptedAnswer(leaf: consume request, completes: true), for: id) { _ in }
+      try queue(AcceptedAnswer(leaf: consume request, completes: true), for: id, direct: false) {
+        _ in
+      }
     }
   }
 
-  /// Admits `accepted` for request `id` under the table's lock (`addAction` queues its action,
-  /// if any), then queues its application for the holder.
+  /// Queues `accepted` for request `id` (`addAction` queues its action, if any) and its
+  /// application for the holder: in the direct slot (`direct`: admitted already), or admitted
+  /// here under the table's lock.
   @inline(__always)
   private func queue(
-    _ accepted: consuming AcceptedAnswer, for id: UInt64,
-    _ addAction: (inout RequestTable<Action>) -> Void
+    _ accepted: consuming AcceptedAnswer, for id: UInt64, direct: Bool,
+    _ addAction: (inout FIFO<Action>) -> Void
   ) throws(StoreError) {
-    // NB: behind the lock without a closure, so that `accepted` moves into the table.
     let (table, mutex) = requestTable
-    pthread_mutex_lock(mutex)
-    do {
-      try table.pointee.admit(id, ending: accepted.ends)
-    } catch {
-      pthread_mutex_unlock(mutex)
-      throw error
+    if direct {
+      addAction(&table.pointee.directActions)
+      table.pointee.direct = consume accepted
+      inbox.pushDirectAnswer()
+      return
     }
-    addAction(&table.pointee)
+    // NB: behind the lock without a closure, so that `accepted` moves into the table.
+    pthread_mutex_lock(mutex)
+    guard accepted.leaf.admit(ending: accepted.ends) else {
+      pthread_mutex_unlock(mutex)
+      throw refusal(of: accepted.leaf, id: id)
+    }
+    addAction(&table.pointee.acceptedActions)
     table.pointee.accepted.append(accepted)
     pthread_mutex_unlock(mutex)
-    // NB: an answer given inside one of the store's callbacks, with nothing queued before it,
-    // needs no item: the thread delivering applies it when the callback returns.
-    if dispatch.isCurrentThread && inbox.isEmpty {
-      inbox.pushDirectAnswer()
-    } else {
-      // NB: `applier` is immutable: read without the lock.
-      inbox.push(table.pointee.applier.apply)
-    }
+    // NB: `applier` is immutable: read without the lock.
+    inbox.push(table.pointee.applier.apply)
+  }
+
+  /// Why `leaf` (request `id`) takes no answer any more.
+  private func refusal(of leaf: HostRequest<Action>, id: UInt64) -> StoreError {
+    let answered = leaf.answerState.load(ordering: .acquiring) == HostRequest<Action>.answered
+    return answered && leaf.kind == .oneShot ? .alreadyAnswered(id) : .finishedRequest(id)
   }
 
   /// An accepted answer, waiting in the table of requests for the holder: an answer (its action,
@@ -893,6 +914,37 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     var ends = true
   }
 
+  /// Takes the answer counted by the inbox (``Inbox/pushDirectAnswer()``), if any, and applies
+  /// it (holder).
+  ///
+  /// NB: the slot is emptied before the count is taken back: the delivering thread fills it
+  /// again only once it finds the inbox empty.
+  func takeDirectAnswer() -> Bool {
+    guard inbox.hasDirectAnswer else { return false }
+    let table = requestTable.table
+    guard let accepted = table.pointee.direct.take() else {
+      // NB: cannot happen (the slot is filled before it is counted); the count is taken back
+      // so that the store is not left with work it can never find.
+      inbox.returnDirectAnswer()
+      return true
+    }
+    withUnsafeTemporaryAllocation(of: Action.self, capacity: 1) { buffer in
+      guard let slot = buffer.baseAddress else { return }
+      let moved = accepted.hasAction && table.pointee.directActions.moveFirst(to: slot)
+      inbox.returnDirectAnswer()
+      if accepted.ends {
+        withRequests { table in
+          _ = table.open.remove(UInt(accepted.leaf.id))
+          accepted.leaf.answerState.store(HostRequest<Action>.finished, ordering: .releasing)
+        }
+      }
+      apply(
+        accepted.leaf, failure: accepted.failure, completes: accepted.completes,
+        ends: accepted.ends, action: moved ? slot : nil)
+    }
+    return true
+  }
+
   /// Applies the oldest accepted answer (holder). A request cancelled since takes it silently.
   func applyAcceptedAnswer() {
     // NB: the answer's action is moved out of the table into this slot, not into an `Action?`
@@ -909,27 +961,40 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
         let moved = accepted.hasAction && table.acceptedActions.moveFirst(to: slot)
         // NB: removed here, under the same lock, if it is the answer that ends the request (a
         // request cancelled since is already gone; ids are never reused).
-        if accepted.ends { _ = table.open.remove(UInt(accepted.leaf.id)) }
+        if accepted.ends {
+          _ = table.open.remove(UInt(accepted.leaf.id))
+          accepted.leaf.answerState.store(HostRequest<Action>.finished, ordering: .releasing)
+        }
         return (accepted.leaf, accepted.failure, accepted.completes, accepted.ends, moved)
       }
       guard let (leaf, failure, completes, ends, moved) = consume taken else { return }
-      // NB: a leaf cancelled (so finished) since the answer was accepted has no parent: its
-      // action is dropped.
-      guard leaf.parent != nil else {
-        if moved { slot.deinitialize(count: 1) }
-        return
-      }
-      if moved {
-        emit(slot.move(), to: leaf.sink)
-      } else if let message = failure {
-        report("request #\(leaf.id) \"\(leaf.name)\" failed: \(JSONError.quoted(message))")
-        if let action = leaf.failure(HostFailure(message)) { emit(action, to: leaf.sink) }
-      } else if completes {
-        if let action = leaf.finished() { emit(action, to: leaf.sink) }
-      }
-      guard ends else { return }
-      finish(leaf)
+      apply(leaf, failure: failure, completes: completes, ends: ends, action: moved ? slot : nil)
     }
+  }
+
+  /// Applies an answer taken out of the table: `action` (moved out here), or `failure`, or a
+  /// stream's completion; then finishes the request if the answer ends it.
+  @inline(__always)
+  private func apply(
+    _ leaf: HostRequest<Action>, failure: String?, completes: Bool, ends: Bool,
+    action: UnsafeMutablePointer<Action>?
+  ) {
+    // NB: a leaf cancelled (so finished) since the answer was accepted has no parent: its
+    // action is dropped.
+    guard leaf.parent != nil else {
+      action?.deinitialize(count: 1)
+      return
+    }
+    if let action {
+      emit(action.move(), to: leaf.sink)
+    } else if let message = failure {
+      report("request #\(leaf.id) \"\(leaf.name)\" failed: \(JSONError.quoted(message))")
+      if let action = leaf.failure(HostFailure(message)) { emit(action, to: leaf.sink) }
+    } else if completes {
+      if let action = leaf.finished() { emit(action, to: leaf.sink) }
+    }
+    guard ends else { return }
+    finish(leaf)
   }
 
   // MARK: - Closing (holder)
@@ -950,8 +1015,8 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     var budget = 100_000
     while budget > 0 {
       budget -= 1
-      if inbox.takeDirectAnswer() {
-        applyAcceptedAnswer()
+      if takeDirectAnswer() {
+        continue
       } else if let item = inbox.popItem() {
         item()
       } else if let job = inbox.popJob() {
@@ -1001,15 +1066,26 @@ struct RequestTable<Action>: @unchecked Sendable {
   /// those that have one, in the same order.
   var accepted = FIFO<StoreCore<Action>.AcceptedAnswer>()
   var acceptedActions = FIFO<Action>()
+  /// The one answer accepted directly inside a callback, and its action if it has one.
+  ///
+  /// NB: not behind the lock: behind the inbox's count of direct answers (filled by the
+  /// delivering thread while the count is 0, emptied by the holder before it takes the count
+  /// back).
+  var direct: StoreCore<Action>.AcceptedAnswer?
+  var directActions = FIFO<Action>()
   /// Applies the oldest accepted answer (see ``StoreCore/accept(_:for:)``).
   let applier: AnswerApplier<Action>
 
   init(applyAnswer: @escaping () -> Void) { self.applier = AnswerApplier(apply: applyAnswer) }
 
+  /// The request `id` names, if it still takes answers (a first look: the answer is admitted
+  /// once decoded).
   @inline(__always)
-  func openRequest(_ id: UInt64) throws(StoreError) -> OpenRequest<Action> {
-    guard let request = open[UInt(id)], !request.ended else { throw refusal(of: id) }
-    return request
+  func openRequest(_ id: UInt64) throws(StoreError) -> HostRequest<Action> {
+    guard let request = open[UInt(id)],
+      request.leaf.answerState.load(ordering: .acquiring) == HostRequest<Action>.open
+    else { throw refusal(of: id) }
+    return request.leaf
   }
 
   /// Why request `id` takes no answer: it is not open, or an answer that ends it was accepted.
@@ -1019,26 +1095,6 @@ struct RequestTable<Action>: @unchecked Sendable {
       return id > 0 && id < nextID ? .finishedRequest(id) : .unknownRequest(id)
     }
     return request.leaf.kind == .oneShot ? .alreadyAnswered(id) : .finishedRequest(id)
-  }
-
-  /// Checks again that request `id` takes an answer (another thread may have answered it since
-  /// the first look), and marks it ended if the answer ends it.
-  ///
-  /// NB: one probe, changing the entry where it is: `open[id]?.ended = true` went through the
-  /// table's `_modify` coroutine, whose frame was allocated (a malloc and a free per answer).
-  ///
-  /// NB: the entry read and changed in the table's buffer: through the array's subscript, the
-  /// read copied the entry (a retain and a release of its request) and the change called the
-  /// array's `modify` coroutine.
-  @inline(__always)
-  mutating func admit(_ id: UInt64, ending: Bool) throws(StoreError) {
-    guard let slot = open.slot(of: UInt(id)) else { throw refusal(of: id) }
-    let admitted = open.values.withUnsafeMutableBufferPointer { values -> Bool in
-      guard values[slot]?.ended == false else { return false }
-      if ending { values[slot]?.ended = true }
-      return true
-    }
-    guard admitted else { throw refusal(of: id) }
   }
 }
 
@@ -1052,16 +1108,14 @@ struct AnswerApplier<Action> {
 
 struct OpenRequest<Action>: @unchecked Sendable {
   // NB: `@unchecked Sendable`: of `leaf`, other threads read only its request fields
-  // (immutable) and `id` (set before the leaf enters the table); the holder alone touches the
-  // rest.
+  // (immutable), `id` (set before the leaf enters the table) and `answerState` (atomic); the
+  // holder alone touches the rest.
   /// The request, which is also its place in the store's effects.
   ///
   /// NB: not retained: the leaf's region keeps it, and it leaves this table (under its lock)
   /// before it is finished (cancelled, or its last answer applied) and let go. Other threads
   /// take their own reference under the lock (issue 17: the effect round trip).
   unowned(unsafe) let leaf: HostRequest<Action>
-  /// An answer that ends it has been accepted and awaits the holder.
-  var ended = false
 }
 
 /// Calls `done` after `count` ticks.
