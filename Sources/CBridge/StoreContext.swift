@@ -143,26 +143,20 @@ final class CallbackGate: Sendable {
   private static let retired: UInt = 1
 
   /// Runs `body` (a call of the host's function) unless the store has been freed.
+  ///
+  /// NB: loads and stores, not exchanges (two atomic operations per callback; issue 17: the
+  /// effect round trip). A store's callbacks run on one thread at a time (the one delivering
+  /// its events, or nested on it), and `retire` comes from that thread (a free inside a
+  /// callback) or after the store's close, which waits for the thread delivering to be done.
   @inline(__always)
   func run(_ body: () -> Void) {
-    let me = currentThread()
-    var previous = state.load(ordering: .acquiring)
-    while true {
-      guard previous & Self.retired == 0 else { return }
-      let (exchanged, found) = state.compareExchange(
-        expected: previous, desired: me, ordering: .acquiringAndReleasing)
-      if exchanged { break }
-      previous = found
-    }
+    let previous = state.load(ordering: .acquiring)
+    guard previous & Self.retired == 0 else { return }
+    state.store(currentThread(), ordering: .releasing)
     body()
     // NB: back to the thread before, keeping a retirement made meanwhile (from the callback).
-    var now = me
-    while true {
-      let (exchanged, found) = state.compareExchange(
-        expected: now, desired: previous | (now & Self.retired), ordering: .acquiringAndReleasing)
-      if exchanged { break }
-      now = found
-    }
+    let now = state.load(ordering: .acquiring)
+    state.store(previous | (now & Self.retired), ordering: .releasing)
   }
 
   var isRunningOnCurrentThread: Bool {
