@@ -581,8 +581,14 @@ public final class Store<State, Action>: @unchecked Sendable {
       // NB: the event consumed, so that its request is moved out, not copied (a retain and a
       // release of its name and of its payload).
       switch consume event {
-      case let .request(info):
-        if let handler { control.call { handler.request(info) } }
+      case let .request(info, leaf):
+        guard let handler else {
+          leaf?.release()
+          continue
+        }
+        core.beginDelivering(leaf)
+        control.call { handler.request(info) }
+        core.endDelivering()
       case let .cancel(id):
         if let handler { control.call { handler.cancel(id) } }
       case .notify:

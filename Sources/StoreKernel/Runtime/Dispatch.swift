@@ -10,7 +10,12 @@ import Musl
 /// What a store's call leaves for the host, to be delivered once the store is let go: host
 /// requests, cancellations, and subscriber notifications.
 enum Outgoing {
-  case request(HostRequestInfo)
+  /// A request for the handler; a one-shot request's event also holds its leaf (retained), for
+  /// an answer given inside the callback (see `StoreCore.beginDelivering`).
+  ///
+  /// NB: unmanaged, so that the event is copied and destroyed without a retain and a release.
+  /// Taken by the delivery, or released by the core if the event is dropped.
+  case request(HostRequestInfo, Unmanaged<EffectNode>?)
   case cancel(UInt64)
   case notify
 }

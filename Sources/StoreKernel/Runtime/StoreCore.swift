@@ -230,6 +230,10 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   }
 
   deinit {
+    // NB: the leaves that events never delivered still hold (see `Outgoing.request`).
+    while let event = outbox.popFirst() {
+      if case let .request(_, leaf?) = event { leaf.release() }
+    }
     actions.deinitialize(count: 1)
     actions.deallocate()
   }
@@ -761,6 +765,18 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       complete(done)
       return
     }
+    report(
+      "request #\(id) \"\(request.name)\" "
+        + payload.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
+    let info = HostRequestInfo(id: id, name: request.name, body: payload, kind: request.kind)
+    if queuedRequests {
+      inbox.push(notice: .request(info))
+    } else if leaf != nil, request.kind == .oneShot {
+      // NB: not bound (a copy of the leaf, retained and released around this).
+      post(.request(info, Unmanaged.passRetained(leaf.unsafelyUnwrapped)))
+    } else {
+      post(.request(info, nil))
+    }
     // NB: attached last, handing the region the reference the claim made (one retain and one
     // release fewer per request).
     if let leaf = consume leaf {
@@ -768,16 +784,34 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       if let cancelID { register(leaf, id: cancelID) }
       attach(leaf, to: region)
     }
-    report(
-      "request #\(id) \"\(request.name)\" "
-        + payload.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
-    let info = HostRequestInfo(id: id, name: request.name, body: payload, kind: request.kind)
-    if queuedRequests {
-      inbox.push(notice: .request(info))
-    } else {
-      post(.request(info))
-    }
     if !waits { complete(done) }
+  }
+
+  /// Lends `leaf` (the one-shot request whose event is delivered now, with its reference) to an
+  /// answer given inside its callback, on this thread (the one delivering); ``endDelivering()``
+  /// takes it back if no answer did.
+  ///
+  /// NB: such an answer finds its request without the table's lock, and takes the event's
+  /// reference instead of one of its own (issue 17: the effect round trip).
+  func beginDelivering(_ leaf: Unmanaged<EffectNode>?) {
+    guard let leaf else { return }
+    let request = unsafeDowncast(leaf.takeRetainedValue(), to: HostRequest<Action>.self)
+    requestTable.table.pointee.delivering = request
+  }
+
+  /// Ends what ``beginDelivering(_:)`` lent (the thread delivering).
+  func endDelivering() {
+    guard requests.isMade else { return }
+    requestTable.table.pointee.delivering = nil
+  }
+
+  /// The request `id` if it is the one whose callback runs on this thread, taken out.
+  @inline(__always)
+  private func takeDelivering(_ id: UInt64) -> HostRequest<Action>? {
+    guard dispatch.isCurrentThread, requests.isMade else { return nil }
+    let table = requestTable.table
+    guard table.pointee.delivering?.id == id else { return nil }
+    return table.pointee.delivering.take()
   }
 
   /// Gives `request` an id (and, unless fire-and-forget, a place in the table of requests
@@ -820,7 +854,12 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   @usableFromInline
   func accept(_ answer: HostAnswer, for id: UInt64) throws(StoreError) {
     guard !isClosed else { throw .closed }
-    let request = try withRequests { (table) throws(StoreError) in try table.openRequest(id) }
+    let request: HostRequest<Action>
+    if let delivered = takeDelivering(id) {
+      request = delivered
+    } else {
+      request = try withRequests { (table) throws(StoreError) in try table.openRequest(id) }
+    }
     // NB: the request moves into the accepted answer, and that into the table: neither is copied
     // (a retain and a release each; issue 17: the effect round trip).
     // NB: a one-shot answer given inside one of the store's callbacks, with nothing queued
@@ -1073,6 +1112,10 @@ struct RequestTable<Action>: @unchecked Sendable {
   /// back).
   var direct: StoreCore<Action>.AcceptedAnswer?
   var directActions = FIFO<Action>()
+  /// The one-shot request whose callback runs now (see `StoreCore.beginDelivering`).
+  ///
+  /// NB: not behind the lock: the thread delivering the store's events alone touches it.
+  var delivering: HostRequest<Action>?
   /// Applies the oldest accepted answer (see ``StoreCore/accept(_:for:)``).
   let applier: AnswerApplier<Action>
 
