@@ -50,3 +50,20 @@ func aStringDocumentDecodesAsThroughCodable(_ text: String) {
   #expect(plain(#""a"#) == nil)
   #expect(plain(#"""#) == nil)
 }
+
+/// Long texts are checked eight bytes at a time: every byte value at every position of a
+/// 23-byte text (two words and a tail) is refused exactly when it is not plain.
+@Test func everyByteAtEveryPositionOfALongText() {
+  let plainText = Array("0 is a good number, ok.".utf8)
+  for position in plainText.indices {
+    for value in 0...255 {
+      var text = plainText
+      text[position] = UInt8(value)
+      let expected =
+        value >= 0x20 && value < 0x80 && value != 0x22 && value != 0x5C
+        ? String(decoding: text, as: UTF8.self) : nil
+      let found = ([0x22] + text + [0x22]).withUnsafeBufferPointer { plainJSONString($0) }
+      #expect(found == expected, "byte \(value) at \(position)")
+    }
+  }
+}
