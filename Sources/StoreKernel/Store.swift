@@ -535,16 +535,20 @@ public final class Store<State, Action>: @unchecked Sendable {
   @usableFromInline
   @inline(never)
   func dispatch() {
-    let control = core.dispatch
-    while true {
-      let (claimed, recorded) = control.claim()
-      guard claimed else { return }
-      deliverAll(control)
-      control.release(recorded)
-      // NB: events or inputs that arrived after the last look but before the release were left
-      // for this thread: look again.
-      let more = !core.isClosed && !core.inbox.isEmpty || core.hasOutgoing
-      guard more, !control.isUnwound else { return }
+    // NB: the core lent unretained (the store keeps it): read as `core.dispatch`, it was
+    // retained and released around the loop (issue 17: the effect round trip).
+    Unmanaged.passUnretained(core)._withUnsafeGuaranteedRef { core in
+      let control: DispatchControl = core
+      while true {
+        let (claimed, recorded) = control.claim()
+        guard claimed else { return }
+        deliverAll(control)
+        control.release(recorded)
+        // NB: events or inputs that arrived after the last look but before the release were
+        // left for this thread: look again.
+        let more = !core.isClosed && !core.inbox.isEmpty || core.hasOutgoing
+        guard more, !control.isUnwound else { return }
+      }
     }
   }
 
