@@ -92,4 +92,58 @@ private struct Logged: Reducer {
     #expect(store.state.log.count == 6)
     #expect(store.poll() == 0)
   }
+
+  /// The request delivered is lent to the answers given inside its callback: one of the wrong
+  /// shape is refused and leaves it waiting, the next one is its answer, and any after that is
+  /// refused as the one-shot's second answer.
+  @Test func answersInsideTheCallbackAfterABadOne() {
+    let store = Store(initialState: Logged.State(), reducer: Logged())
+    let errors = Box<[StoreError]>([])
+    store.setRequestHandler(
+      HostRequestHandler(onRequest: { request in
+        for json in ["12", #""fact""#, #""again""#] {
+          do throws(StoreError) {
+            try store.respond(to: request.id, json: Array(json.utf8))
+          } catch {
+            errors.value.append(error)
+          }
+        }
+      }))
+    store.send(.fetch)
+    #expect(store.state.log == ["fetch", "answered fact"])
+    #expect(errors.value.count == 2)
+    if case .badAnswer(1, _)? = errors.value.first {} else {
+      Issue.record("first: \(errors.value)")
+    }
+    #expect(errors.value.last == .alreadyAnswered(1))
+    // NB: applied and finished: a late answer finds it gone.
+    #expect(throws: StoreError.finishedRequest(1)) {
+      try store.respond(to: 1, json: Array(#""late""#.utf8))
+    }
+  }
+
+  /// Inside one request's callback, an answer to an older request (not the one delivered) goes
+  /// through the table of requests, and both are applied in the order given.
+  @Test func anOlderRequestAnsweredInsideANewerOnesCallback() {
+    let store = Store(initialState: Logged.State(), reducer: Logged())
+    let ids = Box<[UInt64]>([])
+    store.setRequestHandler(
+      HostRequestHandler(onRequest: { request in
+        ids.value.append(request.id)
+        guard ids.value.count == 2 else { return }
+        try? store.respond(to: ids.value[0], json: Array(#""first""#.utf8))
+        try? store.respond(to: request.id, json: Array(#""second""#.utf8))
+      }))
+    store.send(.fetch)
+    store.send(.fetch)
+    #expect(
+      store.state.log == ["fetch", "fetch", "answered first", "answered second"])
+    #expect(store.core.liveLeafCount == 0)
+  }
+}
+
+/// A value a test's callbacks write to.
+private final class Box<Value>: @unchecked Sendable {
+  var value: Value
+  init(_ value: Value) { self.value = value }
 }
