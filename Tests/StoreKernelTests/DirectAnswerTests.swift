@@ -142,6 +142,12 @@ private struct Logged: Reducer {
   }
 }
 
+/// `StoreCore.withLane` loads the lane from the table's first word.
+@Test func theLaneIsTheRequestTablesFirstField() {
+  #expect(MemoryLayout<RequestTable<Int>>.offset(of: \.lane) == 0)
+  #expect(MemoryLayout<RequestTable<String>>.offset(of: \.lane) == 0)
+}
+
 /// A value a test's callbacks write to.
 private final class Box<Value>: @unchecked Sendable {
   var value: Value

@@ -236,6 +236,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     }
     actions.deinitialize(count: 1)
     actions.deallocate()
+    requests.made?.withUnsafeMutablePointerToHeader { $0.pointee.lane.destroy() }
   }
 
   @inlinable
@@ -796,22 +797,22 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   func beginDelivering(_ leaf: Unmanaged<EffectNode>?) {
     guard let leaf else { return }
     let request = unsafeDowncast(leaf.takeRetainedValue(), to: HostRequest<Action>.self)
-    requestTable.table.pointee.delivering = request
+    lane.delivering.pointee = request
   }
 
   /// Ends what ``beginDelivering(_:)`` lent (the thread delivering).
   func endDelivering() {
     guard requests.isMade else { return }
-    requestTable.table.pointee.delivering = nil
+    lane.delivering.pointee = nil
   }
 
   /// The request `id` if it is the one whose callback runs on this thread, taken out.
   @inline(__always)
   private func takeDelivering(_ id: UInt64) -> HostRequest<Action>? {
     guard dispatch.isCurrentThread, requests.isMade else { return nil }
-    let table = requestTable.table
-    guard table.pointee.delivering?.id == id else { return nil }
-    return table.pointee.delivering.take()
+    let delivering = lane.delivering
+    guard delivering.pointee?.id == id else { return nil }
+    return delivering.pointee.take()
   }
 
   /// Gives `request` an id (and, unless fire-and-forget, a place in the table of requests
@@ -913,8 +914,9 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   ) throws(StoreError) {
     let (table, mutex) = requestTable
     if direct {
-      addAction(&table.pointee.directActions)
-      table.pointee.direct = consume accepted
+      let direct = lane.direct
+      addAction(&direct.pointee.actions)
+      direct.pointee.answer = consume accepted
       inbox.pushDirectAnswer()
       return
     }
@@ -960,8 +962,8 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// again only once it finds the inbox empty.
   func takeDirectAnswer() -> Bool {
     guard inbox.hasDirectAnswer else { return false }
-    let table = requestTable.table
-    guard let accepted = table.pointee.direct.take() else {
+    let direct = lane.direct
+    guard let accepted = direct.pointee.answer.take() else {
       // NB: cannot happen (the slot is filled before it is counted); the count is taken back
       // so that the store is not left with work it can never find.
       inbox.returnDirectAnswer()
@@ -969,7 +971,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     }
     withUnsafeTemporaryAllocation(of: Action.self, capacity: 1) { buffer in
       guard let slot = buffer.baseAddress else { return }
-      let moved = accepted.hasAction && table.pointee.directActions.moveFirst(to: slot)
+      let moved = accepted.hasAction && direct.pointee.actions.moveFirst(to: slot)
       inbox.returnDirectAnswer()
       if accepted.ends {
         withRequests { table in
@@ -982,6 +984,17 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
         ends: accepted.ends, action: moved ? slot : nil)
     }
     return true
+  }
+
+  /// The table's lane (see ``AnswerLane``), read without an access to the table.
+  ///
+  /// NB: the lane's reference is loaded from the table's first word (``RequestTable/lane``),
+  /// not read as `table.pointee.lane`: that read is an access to the whole table, which a
+  /// thread holding its lock may be changing (a race for the thread sanitizer, though no field
+  /// is shared).
+  @inline(__always)
+  private var lane: AnswerLane<Action> {
+    UnsafeRawPointer(requestTable.table).load(as: AnswerLane<Action>.self)
   }
 
   /// Applies the oldest accepted answer (holder). A request cancelled since takes it silently.
@@ -1098,6 +1111,10 @@ enum HostAnswer {
 
 /// Requests waiting for answers, readable from any thread (behind `StoreCore.requests`' lock).
 struct RequestTable<Action>: @unchecked Sendable {
+  /// What passes between threads without the lock (see ``AnswerLane``).
+  ///
+  /// NB: first, at offset 0, where `StoreCore.lane` loads it (a test checks the offset).
+  let lane = AnswerLane<Action>.make()
   var nextID: UInt64 = 1
   /// By id (ids are handed out 1 apart, from 1).
   var open = TokenTable<OpenRequest<Action>>(spacing: 0)
@@ -1105,17 +1122,6 @@ struct RequestTable<Action>: @unchecked Sendable {
   /// those that have one, in the same order.
   var accepted = FIFO<StoreCore<Action>.AcceptedAnswer>()
   var acceptedActions = FIFO<Action>()
-  /// The one answer accepted directly inside a callback, and its action if it has one.
-  ///
-  /// NB: not behind the lock: behind the inbox's count of direct answers (filled by the
-  /// delivering thread while the count is 0, emptied by the holder before it takes the count
-  /// back).
-  var direct: StoreCore<Action>.AcceptedAnswer?
-  var directActions = FIFO<Action>()
-  /// The one-shot request whose callback runs now (see `StoreCore.beginDelivering`).
-  ///
-  /// NB: not behind the lock: the thread delivering the store's events alone touches it.
-  var delivering: HostRequest<Action>?
   /// Applies the oldest accepted answer (see ``StoreCore/accept(_:for:)``).
   let applier: AnswerApplier<Action>
 
@@ -1139,6 +1145,48 @@ struct RequestTable<Action>: @unchecked Sendable {
     }
     return request.leaf.kind == .oneShot ? .alreadyAnswered(id) : .finishedRequest(id)
   }
+}
+
+/// What the thread delivering a store's events and the thread holding it hand each other
+/// without the table's lock: the request whose callback runs, and the one answer given inside a
+/// callback while nothing else waited.
+///
+/// NB: each behind a pointer of its own, made with the table and freed with the core: neither
+/// is part of the table (an access to it under the lock would overlap), nor of one object (the
+/// two are touched by different threads at once, which the thread sanitizer would report as
+/// overlapping accesses), nor a class's property (a dynamic exclusivity check at each access).
+struct AnswerLane<Action> {
+  /// The one-shot request whose callback runs now (see `StoreCore.beginDelivering`).
+  ///
+  /// NB: the thread delivering the store's events alone touches it.
+  let delivering: UnsafeMutablePointer<HostRequest<Action>?>
+  /// The one answer accepted directly inside a callback, and its action if it has one.
+  ///
+  /// NB: behind the inbox's count of direct answers: filled by the thread delivering while the
+  /// count is 0, emptied by the holder before it takes the count back.
+  let direct: UnsafeMutablePointer<DirectAnswer<Action>>
+
+  static func make() -> AnswerLane {
+    let delivering = UnsafeMutablePointer<HostRequest<Action>?>.allocate(capacity: 1)
+    delivering.initialize(to: nil)
+    let direct = UnsafeMutablePointer<DirectAnswer<Action>>.allocate(capacity: 1)
+    direct.initialize(to: DirectAnswer())
+    return AnswerLane(delivering: delivering, direct: direct)
+  }
+
+  /// Frees both (the core, as it goes).
+  func destroy() {
+    delivering.deinitialize(count: 1)
+    delivering.deallocate()
+    direct.deinitialize(count: 1)
+    direct.deallocate()
+  }
+}
+
+/// See ``AnswerLane/direct``.
+struct DirectAnswer<Action> {
+  var answer: StoreCore<Action>.AcceptedAnswer?
+  var actions = FIFO<Action>()
 }
 
 /// What applies the oldest accepted answer (see ``StoreCore/accept(_:for:)``).
