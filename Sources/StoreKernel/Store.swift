@@ -542,7 +542,7 @@ public final class Store<State, Action>: @unchecked Sendable {
       while true {
         let (claimed, recorded) = control.claim()
         guard claimed else { return }
-        deliverAll(control)
+        deliverAll(control, recorded)
         control.release(recorded)
         // NB: events or inputs that arrived after the last look but before the release were
         // left for this thread: look again.
@@ -554,7 +554,7 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   /// The dispatcher's loop: runs queued work, then delivers one event at a time, until neither
   /// is left.
-  private func deliverAll(_ control: DispatchControl) {
+  private func deliverAll(_ control: DispatchControl, _ frames: UnwindWatch.Frames?) {
     while true {
       core.gate.lock()
       if core.dispatch.isUnwound {
@@ -591,12 +591,12 @@ public final class Store<State, Action>: @unchecked Sendable {
           continue
         }
         core.beginDelivering(leaf)
-        control.call { handler.request(info) }
+        control.call(frames) { handler.request(info) }
         core.endDelivering()
       case let .cancel(id):
-        if let handler { control.call { handler.cancel(id) } }
+        if let handler { control.call(frames) { handler.cancel(id) } }
       case .notify:
-        for subscriber in subscribers { control.call { subscriber(version) } }
+        for subscriber in subscribers { control.call(frames) { subscriber(version) } }
       }
     }
   }

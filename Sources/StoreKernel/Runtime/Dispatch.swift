@@ -53,27 +53,31 @@ class DispatchControl: Inbox, @unchecked Sendable {
   final var isCurrentThread: Bool { thread.load(ordering: .acquiring) == currentThreadID() }
 
   /// Becomes the dispatcher unless another thread is (or this store is unwound); returns
-  /// whether it did, and whether the unwind watch recorded it (pass that to ``release(_:)``).
-  final func claim() -> (claimed: Bool, recorded: Bool) {
-    guard !isUnwound else { return (false, false) }
+  /// whether it did, and this thread's frames if the unwind watch recorded it (pass them to
+  /// ``call(_:_:)`` and ``release(_:)``).
+  ///
+  /// NB: the frames handed on, not looked up again at each callback and at the release (a
+  /// `pthread_getspecific` each; issue 17: the effect round trip).
+  final func claim() -> (claimed: Bool, recorded: UnwindWatch.Frames?) {
+    guard !isUnwound else { return (false, nil) }
     let claimed = thread.compareExchange(
       expected: 0, desired: currentThreadID(), ordering: .acquiringAndReleasing
     ).exchanged
-    guard claimed else { return (false, false) }
+    guard claimed else { return (false, nil) }
     let opaque = Unmanaged.passRetained(self).toOpaque()
-    guard UnwindWatch.enter(opaque) else {
+    guard let frames = UnwindWatch.enter(opaque) else {
       Unmanaged.passUnretained(self).release()
-      return (true, false)
+      return (true, nil)
     }
-    return (true, true)
+    return (true, frames)
   }
 
   /// Stops being the dispatcher.
-  final func release(_ recorded: Bool) {
-    if recorded {
+  final func release(_ recorded: UnwindWatch.Frames?) {
+    if let recorded {
       // NB: a dispatch of another store nested in one of ours, whose callback unwound and was
       // caught inside ours, is still above our record: it is dead.
-      while let top = UnwindWatch.pop() {
+      while let top = UnwindWatch.pop(recorded) {
         let control = Unmanaged<DispatchControl>.fromOpaque(top).takeRetainedValue()
         if control === self { break }
         control.markUnwound()
@@ -82,13 +86,14 @@ class DispatchControl: Inbox, @unchecked Sendable {
     signal { thread.store(0, ordering: .releasing) }
   }
 
-  /// Calls a host callback: marks the frame for the unwind watch, and lets waiters know.
+  /// Calls a host callback: marks the frame for the unwind watch (in `frames`, this thread's,
+  /// if the dispatch was recorded), and lets waiters know.
   @inline(never)
-  final func call(_ body: () -> Void) {
+  final func call(_ frames: UnwindWatch.Frames?, _ body: () -> Void) {
     inCallback.store(true, ordering: .releasing)
-    UnwindWatch.mark(inCallback: true)
+    if let frames { UnwindWatch.mark(inCallback: true, frames) }
     body()
-    UnwindWatch.mark(inCallback: false)
+    if let frames { UnwindWatch.mark(inCallback: false, frames) }
     signal { inCallback.store(false, ordering: .releasing) }
   }
 
@@ -202,9 +207,14 @@ class DispatchControl: Inbox, @unchecked Sendable {
 /// debug info, which the valgrind of `make test-c` cannot read.
 enum UnwindWatch {
   static let capacity = 64
-  private struct Entry {
+  fileprivate struct Entry {
     var store: UnsafeMutableRawPointer?
     var frame: UInt
+  }
+
+  /// This thread's frames, as ``enter(_:)`` found them.
+  struct Frames {
+    fileprivate let entries: UnsafeMutablePointer<Entry>
   }
 
   private static let key: pthread_key_t = {
@@ -231,14 +241,15 @@ enum UnwindWatch {
 
   static var isActive: Bool { (existing?[0].frame ?? 0) > 0 }
 
-  /// Records a dispatch of `store`; false (nothing recorded) when 64 are already live.
-  static func enter(_ store: UnsafeMutableRawPointer) -> Bool {
+  /// Records a dispatch of `store`; returns this thread's frames, or nil (nothing recorded)
+  /// when 64 are already live.
+  static func enter(_ store: UnsafeMutableRawPointer) -> Frames? {
     let frames = self.frames
     let depth = Int(frames[0].frame)
-    guard depth < capacity else { return false }
+    guard depth < capacity else { return nil }
     frames[depth + 1] = Entry(store: store, frame: 0)
     frames[0].frame = UInt(depth + 1)
-    return true
+    return Frames(entries: frames)
   }
 
   /// The store of the innermost dispatch if one of its callbacks is running above `here` (a
@@ -250,19 +261,28 @@ enum UnwindWatch {
     return top.store
   }
 
-  /// Marks, for the innermost dispatch, that a callback starts here or has returned.
+  /// Marks, for the innermost dispatch in `frames` (this thread's), that a callback starts
+  /// here or has returned.
   @inline(never)
-  static func mark(inCallback: Bool) {
-    guard let frames = existing, frames[0].frame > 0 else { return }
-    frames[Int(frames[0].frame)].frame = inCallback ? UInt(csystem_stack_address()) : 0
+  static func mark(inCallback: Bool, _ frames: Frames) {
+    let entries = frames.entries
+    guard entries[0].frame > 0 else { return }
+    entries[Int(entries[0].frame)].frame = inCallback ? UInt(csystem_stack_address()) : 0
   }
 
   /// Forgets the innermost dispatch; returns its store.
   static func pop() -> UnsafeMutableRawPointer? {
-    guard let frames = existing, frames[0].frame > 0 else { return nil }
-    let depth = Int(frames[0].frame)
-    frames[0].frame = UInt(depth - 1)
-    return frames[depth].store
+    guard let frames = existing else { return nil }
+    return pop(Frames(entries: frames))
+  }
+
+  /// Forgets the innermost dispatch in `frames` (this thread's); returns its store.
+  static func pop(_ frames: Frames) -> UnsafeMutableRawPointer? {
+    let entries = frames.entries
+    guard entries[0].frame > 0 else { return nil }
+    let depth = Int(entries[0].frame)
+    entries[0].frame = UInt(depth - 1)
+    return entries[depth].store
   }
 
   /// If the innermost dispatch is inside a callback whose frame is above `here` (dead: the
