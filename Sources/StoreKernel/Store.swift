@@ -381,7 +381,7 @@ public final class Store<State, Action>: @unchecked Sendable {
   /// failure action saying so, and is written to the trace). If another thread is inside a
   /// callback of the store, waits for it to return.
   public func setRequestHandler(_ handler: HostRequestHandler?) {
-    locked { core.handler = handler.map(HandlerBox.init) }
+    locked { core.setHandler(handler.map(HandlerBox.init)) }
     core.dispatch.waitForOtherThread(untilIdle: false)
   }
 
@@ -483,7 +483,7 @@ public final class Store<State, Action>: @unchecked Sendable {
       core.dispatch.waitForOtherThread(untilIdle: true)
       dispatch()
     } while core.hasOutgoing && !core.dispatch.isUnwound
-    locked { core.handler = nil }
+    locked { core.setHandler(nil) }
   }
 
   // MARK: - The running call (holder)
@@ -557,6 +557,8 @@ public final class Store<State, Action>: @unchecked Sendable {
   private func deliverAll(_ control: DispatchControl, _ frames: UnwindWatch.Frames?) {
     while true {
       core.gate.lock()
+      // NB: the handler lent for the last event is no longer called.
+      core.dropRetiredHandlers()
       if core.dispatch.isUnwound {
         core.gate.unlock()
         return
@@ -571,7 +573,7 @@ public final class Store<State, Action>: @unchecked Sendable {
         core.gate.unlock()
         return
       }
-      let handler = core.handler
+      let handler = core.lentHandler
       var subscribers: [(UInt64) -> Void] = []
       var version: UInt64 = 0
       // NB: a notification carries the version at delivery; one already delivered is skipped
@@ -581,6 +583,15 @@ public final class Store<State, Action>: @unchecked Sendable {
         hot.pointee.deliveredVersion = version
         subscribers = hot.pointee.subscribers.map(\.callback)
       }
+      // NB: marked inside a callback before letting go of the store: a thread that replaces
+      // the handler or unsubscribes after that waits for the callback (it could slip in between
+      // and return while the old one was about to be called).
+      let calls: Bool
+      switch event {
+      case .request, .cancel: calls = handler != nil
+      case .notify: calls = !subscribers.isEmpty
+      }
+      if calls { control.inCallback.store(true, ordering: .releasing) }
       core.gate.unlock()
       // NB: the event consumed, so that its request is moved out, not copied (a retain and a
       // release of its name and of its payload).
@@ -591,10 +602,12 @@ public final class Store<State, Action>: @unchecked Sendable {
           continue
         }
         core.beginDelivering(leaf)
-        control.call(frames) { handler.request(info) }
+        control.call(frames) { handler._withUnsafeGuaranteedRef { $0.request(info) } }
         core.endDelivering()
       case let .cancel(id):
-        if let handler { control.call(frames) { handler.cancel(id) } }
+        if let handler {
+          control.call(frames) { handler._withUnsafeGuaranteedRef { $0.cancel(id) } }
+        }
       case .notify:
         for subscriber in subscribers { control.call(frames) { subscriber(version) } }
       }

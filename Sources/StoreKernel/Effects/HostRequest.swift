@@ -97,6 +97,14 @@ class HostRequest<Action>: EffectNode, @unchecked Sendable {
   /// NB: encoded when the effect is made, so that a payload that cannot be encoded fails the
   /// request (through `failure`) instead of reaching the host.
   let payload: Result<RequestPayload, JSONError>
+  /// The payload, nil if it could not be encoded.
+  ///
+  /// NB: read through this, `StoreCore.open` no longer retained and released the core around
+  /// the copy (issue 17: the effect round trip).
+  final var encodedPayload: RequestPayload? {
+    guard case let .success(encoded) = payload else { return nil }
+    return encoded
+  }
   let kind: HostRequestKind
   /// Decodes an answer of this request (the first argument) into its action, if any.
   ///
@@ -129,6 +137,12 @@ class HostRequest<Action>: EffectNode, @unchecked Sendable {
     return answerState.compareExchange(
       expected: Self.open, desired: Self.answered, ordering: .acquiringAndReleasing
     ).exchanged
+  }
+  /// Why an answer to this request, as request `id`, is refused once it takes none: a one-shot
+  /// request's answer already accepted, or the request finished.
+  final func refusal(_ id: UInt64) -> StoreError {
+    let answered = answerState.load(ordering: .acquiring) == Self.answered
+    return answered && kind == .oneShot ? .alreadyAnswered(id) : .finishedRequest(id)
   }
   var sink: ThrottleSink<Action>?
   /// Whether a start has made this object its leaf (see `claimForLeaf`).

@@ -25,6 +25,9 @@ final class StoreCoreExtras: @unchecked Sendable {
   /// NB: in an object of its own, so that delivering a request takes one reference to it, not
   /// a copy of its two closures (issue 17: the effect round trip).
   var handler: HandlerBox?
+  /// Handlers replaced while a dispatcher may still be calling them (see
+  /// `StoreCore.setHandler(_:)`), dropped by the dispatcher.
+  var retiredHandlers: [HandlerBox] = []
   var issueHandler: ((EffectIssue, EffectPlace?, String?) -> Void)?
   var trace: TraceSink?
   var recordsOrigins = false
@@ -119,23 +122,23 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// without dynamic exclusivity checks.
   @usableFromInline let actions: UnsafeMutablePointer<FIFO<Action>>
   /// The region every effect of the store runs in; made by the first effect (holder).
-  var root: Region {
-    if let rootStorage { return rootStorage }
-    let made = Region(id: nil)
-    rootStorage = made
-    return made
-  }
+  var root: Region { madeRoot.takeUnretainedValue() }
   private var rootStorage: Region?
+
+  /// The root region, made if none is yet, unretained (the core keeps it).
+  private var madeRoot: Unmanaged<Region> {
+    if rootStorage == nil { rootStorage = Region(id: nil) }
+    return Unmanaged.passUnretained(rootStorage.unsafelyUnwrapped)
+  }
 
   /// Starts `effect` in the root region.
   ///
   /// NB: the root lent unretained (the core keeps it): read through `root`, it was retained and
   /// released around each effect (issue 17: the effect round trip).
   func startAtRoot(_ effect: __owned Effect<Action>) {
-    if rootStorage == nil { rootStorage = Region(id: nil) }
     // NB: moved into the closure through an optional (a capture is borrowed: a copy).
     var pending: Effect<Action>? = consume effect
-    Unmanaged.passUnretained(rootStorage.unsafelyUnwrapped)._withUnsafeGuaranteedRef { root in
+    madeRoot._withUnsafeGuaranteedRef { root in
       if let effect = pending.take() { start(effect, in: root, sink: nil, done: nil) }
     }
   }
@@ -150,9 +153,35 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   private(set) var liveLeafCount = 0
 
   // -- holder, made by the first that sets one (``StoreCoreExtras``)
-  var handler: HandlerBox? {
-    get { extrasStorage.ifMade { $0.handler } ?? nil }
-    set { if newValue != nil || extrasStorage.isMade { extras.handler = newValue } }
+  var handler: HandlerBox? { extrasStorage.ifMade { $0.handler } ?? nil }
+
+  /// Replaces the handler (holder). The one replaced is kept until the dispatcher next takes the
+  /// store (``dropRetiredHandlers()``) if one is delivering: it may be calling it now, from
+  /// ``lentHandler``.
+  func setHandler(_ box: HandlerBox?) {
+    guard box != nil || extrasStorage.isMade else { return }
+    let extras = self.extras
+    let old = extras.handler
+    extras.handler = box
+    if let old, dispatch.thread.load(ordering: .acquiring) != 0 {
+      extras.retiredHandlers.append(old)
+    }
+  }
+
+  /// The handler, unretained: the dispatcher's (holder), to call after letting go of the store
+  /// and until it next takes it.
+  ///
+  /// NB: a reference of its own was an atomic retain and release per request (issue 17: the
+  /// effect round trip); ``setHandler(_:)`` keeps a replaced handler alive for it instead.
+  var lentHandler: Unmanaged<HandlerBox>? {
+    extrasStorage.ifMade { extras in extras.handler.map { Unmanaged.passUnretained($0) } } ?? nil
+  }
+
+  /// Drops the handlers replaced while delivering (the dispatcher, holding the store).
+  func dropRetiredHandlers() {
+    extrasStorage.ifMade { extras in
+      if !extras.retiredHandlers.isEmpty { extras.retiredHandlers = [] }
+    }
   }
   /// Whether a handler is set (without copying it).
   var hasHandler: Bool { extrasStorage.ifMade { $0.handler != nil } ?? false }
@@ -313,7 +342,10 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     _ effect: __owned Effect<Action>, in region: Region, sink: ThrottleSink<Action>?,
     done: Completion?
   ) {
-    switch effect.operation {
+    // NB: switched on consumed, so that a request case binds the effect's own reference (see
+    // `startRequest`).
+    let operation = (consume effect).operation
+    switch consume operation {
     case .none:
       complete(done)
     case let .send(action):
@@ -337,11 +369,11 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       // NB: what `startCancellable` does for a lone request, without an effect made around it
       // to get there (a copy of the request each way; issue 17: the effect round trip).
       guard let id = request.foldedID else {
-        return startRequest(request, in: region, sink: sink, done: done)
+        return startRequest(consume request, in: region, sink: sink, done: done)
       }
       if request.foldedCancelInFlight { cancel(id: id, sparingAncestorsOf: region) }
       guard !region.isCancelled else { return complete(done) }
-      startRequest(request, in: region, sink: sink, done: done, cancelID: id)
+      startRequest(consume request, in: region, sink: sink, done: done, cancelID: id)
     case let .cancel(id):
       cancel(id: id)
       complete(done)
@@ -355,7 +387,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
         region: region, downstream: sink)
       start(effect, in: region, sink: throttle, done: done)
     case let .request(request):
-      startRequest(request, in: region, sink: sink, done: done)
+      startRequest(consume request, in: region, sink: sink, done: done)
     }
   }
 
@@ -716,10 +748,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     case let leaf as HostRequest<Action>:
       // NB: a request that has finished is not cancelled again (no cancel notice for it).
       guard leaf.parent != nil else { return }
-      withRequests { table in
-        _ = table.open.remove(UInt(leaf.id))
-        leaf.answerState.store(HostRequest<Action>.finished, ordering: .releasing)
-      }
+      withRequests { table in table.finish(leaf) }
       report("request #\(leaf.id) \"\(leaf.name)\" cancelled")
       if queuedRequests {
         inbox.push(notice: .cancelled(leaf.id))
@@ -754,15 +783,27 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
 
   /// Starts `request` in `region`; with `cancelID`, as the whole body of a `.cancellable(id:)`
   /// effect (registered under the id itself).
+  ///
+  /// NB: `request` is taken owned: when the effect that carried it was its only holder, the
+  /// request becomes its own leaf with that reference (no claim, no retain and release; issue
+  /// 17: the effect round trip).
   private func startRequest(
-    _ request: HostRequest<Action>, in region: Region, sink: ThrottleSink<Action>?,
+    _ request: __owned HostRequest<Action>, in region: Region, sink: ThrottleSink<Action>?,
     done: Completion?, cancelID: CancelID? = nil
   ) {
     let waits = request.kind != .fireAndForget
     // NB: the leaf is made first so that the table of open requests holds it: an answer then
-    // reaches it without a lookup of its own on the holder.
-    let leaf = waits ? request.claimForLeaf(sink: sink) : nil
-    guard !region.isCancelled, let (id, payload) = open(request, leaf: leaf, sink: sink) else {
+    // reaches it without a lookup of its own on the holder. From here on, `request` is the
+    // leaf when the request waits (a copy only if another effect value holds the same one).
+    var request = consume request
+    if waits {
+      if isKnownUniquelyReferenced(&request) {
+        request.sink = sink
+      } else {
+        request = request.claimForLeaf(sink: sink)
+      }
+    }
+    guard !region.isCancelled, let (id, payload) = open(request, waits: waits, sink: sink) else {
       complete(done)
       return
     }
@@ -772,20 +813,17 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     let info = HostRequestInfo(id: id, name: request.name, body: payload, kind: request.kind)
     if queuedRequests {
       inbox.push(notice: .request(info))
-    } else if leaf != nil, request.kind == .oneShot {
-      // NB: not bound (a copy of the leaf, retained and released around this).
-      post(.request(info, Unmanaged.passRetained(leaf.unsafelyUnwrapped)))
+    } else if request.kind == .oneShot {
+      post(.request(info, Unmanaged.passRetained(request)))
     } else {
       post(.request(info, nil))
     }
-    // NB: attached last, handing the region the reference the claim made (one retain and one
-    // release fewer per request).
-    if let leaf = consume leaf {
-      leaf.done = done
-      if let cancelID { register(leaf, id: cancelID) }
-      attach(leaf, to: region)
-    }
-    if !waits { complete(done) }
+    guard waits else { return complete(done) }
+    request.done = done
+    if let cancelID { register(request, id: cancelID) }
+    // NB: attached last, handing the region the reference this function owns (one retain and
+    // one release fewer per request).
+    attach(consume request, to: region)
   }
 
   /// Lends `leaf` (the one-shot request whose event is delivered now, with its reference) to an
@@ -818,18 +856,18 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// Gives `request` an id (and, unless fire-and-forget, a place in the table of requests
   /// awaiting answers); or fails it at once, feeding its failure action back, and returns nil.
   private func open(
-    _ request: HostRequest<Action>, leaf: HostRequest<Action>?, sink: ThrottleSink<Action>?
+    _ request: HostRequest<Action>, waits: Bool, sink: ThrottleSink<Action>?
   ) -> (id: UInt64, payload: RequestPayload)? {
     // NB: in pull mode a request never fails for want of a handler: it waits to be taken. The
     // payload read where it is: a switch over a tuple of it copied the whole result (an
     // encoding error is seven words).
-    if hasHandler || queuedRequests, case let .success(payload) = request.payload {
+    if let payload = request.encodedPayload, hasHandler || queuedRequests {
       let id = withRequests { table in
         let id = table.nextID
         table.nextID &+= 1
-        if let leaf {
-          leaf.id = id
-          table.open.insert(OpenRequest(leaf: leaf), for: UInt(id))
+        if waits {
+          request.id = id
+          table.open.insert(OpenRequest(leaf: request), for: UInt(id))
         }
         return id
       }
@@ -879,7 +917,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       } catch {
         throw .badAnswer(id, error)
       }
-      if direct, !request.admit(ending: true) { throw refusal(of: request, id: id) }
+      if direct, !request.admit(ending: true) { throw request.refusal(id) }
       // NB: the action moved out of its optional into the table, not copied (see
       // `FIFO.moveFirst(to:)`): taken inside the closure, not captured by it (a copy, and a
       // retain and a release of what it holds).
@@ -893,7 +931,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
         if let action = pending.take() { actions.append(action) }
       }
     case let .failure(message):
-      if direct, !request.admit(ending: true) { throw refusal(of: request, id: id) }
+      if direct, !request.admit(ending: true) { throw request.refusal(id) }
       let accepted = AcceptedAnswer(leaf: consume request, failure: message)
       try queue(accepted, for: id, direct: direct) { _ in }
     case .complete:
@@ -924,7 +962,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     pthread_mutex_lock(mutex)
     guard accepted.leaf.admit(ending: accepted.ends) else {
       pthread_mutex_unlock(mutex)
-      throw refusal(of: accepted.leaf, id: id)
+      throw accepted.leaf.refusal(id)
     }
     addAction(&table.pointee.acceptedActions)
     table.pointee.accepted.append(accepted)
@@ -933,11 +971,6 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     inbox.push(table.pointee.applier.apply)
   }
 
-  /// Why `leaf` (request `id`) takes no answer any more.
-  private func refusal(of leaf: HostRequest<Action>, id: UInt64) -> StoreError {
-    let answered = leaf.answerState.load(ordering: .acquiring) == HostRequest<Action>.answered
-    return answered && leaf.kind == .oneShot ? .alreadyAnswered(id) : .finishedRequest(id)
-  }
 
   /// An accepted answer, waiting in the table of requests for the holder: an answer (its action,
   /// if any, waits in `RequestTable.acceptedActions`), a failure, or a stream's completion.
@@ -974,10 +1007,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       let moved = accepted.hasAction && direct.pointee.actions.moveFirst(to: slot)
       inbox.returnDirectAnswer()
       if accepted.ends {
-        withRequests { table in
-          _ = table.open.remove(UInt(accepted.leaf.id))
-          accepted.leaf.answerState.store(HostRequest<Action>.finished, ordering: .releasing)
-        }
+        withRequests { table in table.finish(accepted.leaf) }
       }
       apply(
         accepted.leaf, failure: accepted.failure, completes: accepted.completes,
@@ -1013,10 +1043,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
         let moved = accepted.hasAction && table.acceptedActions.moveFirst(to: slot)
         // NB: removed here, under the same lock, if it is the answer that ends the request (a
         // request cancelled since is already gone; ids are never reused).
-        if accepted.ends {
-          _ = table.open.remove(UInt(accepted.leaf.id))
-          accepted.leaf.answerState.store(HostRequest<Action>.finished, ordering: .releasing)
-        }
+        if accepted.ends { table.finish(accepted.leaf) }
         return (accepted.leaf, accepted.failure, accepted.completes, accepted.ends, moved)
       }
       guard let (leaf, failure, completes, ends, moved) = consume taken else { return }
@@ -1143,7 +1170,14 @@ struct RequestTable<Action>: @unchecked Sendable {
     guard let request = open[UInt(id)] else {
       return id > 0 && id < nextID ? .finishedRequest(id) : .unknownRequest(id)
     }
-    return request.leaf.kind == .oneShot ? .alreadyAnswered(id) : .finishedRequest(id)
+    return request.leaf.refusal(id)
+  }
+
+  /// Ends `leaf` (holder, under the lock): out of the table of open requests, and refusing any
+  /// later answer.
+  mutating func finish(_ leaf: HostRequest<Action>) {
+    _ = open.remove(UInt(leaf.id))
+    leaf.answerState.store(HostRequest<Action>.finished, ordering: .releasing)
   }
 }
 
