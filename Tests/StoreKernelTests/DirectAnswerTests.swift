@@ -153,3 +153,40 @@ private final class Box<Value>: @unchecked Sendable {
   var value: Value
   init(_ value: Value) { self.value = value }
 }
+
+/// The dispatcher calls the handler without a reference of its own: one replaced inside its own
+/// callback is kept until the callback has returned (`StoreCore.setHandler`), then dropped, not
+/// leaked; the next request goes to the new one.
+///
+/// NB: a debug build retains the closure around the call anyway: the first expectation fails
+/// only in a release build without the keeping.
+@Test func aHandlerReplacedInsideItsCallbackLivesUntilItReturns() {
+  final class Witness: @unchecked Sendable { var calls = 0 }
+  final class Probe: @unchecked Sendable {
+    weak var witness: Witness?
+    var aliveAfterReplacing = false
+  }
+  let store = Store(initialState: Logged.State(), reducer: Logged())
+  let probe = Probe()
+  do {
+    // NB: the old handler's closure holds the only reference to the witness.
+    let witness = Witness()
+    probe.witness = witness
+    store.setRequestHandler(
+      HostRequestHandler(onRequest: { [witness] request in
+        store.setRequestHandler(
+          HostRequestHandler(onRequest: { request in
+            try? store.respond(to: request.id, json: Array(#""new""#.utf8))
+          }))
+        probe.aliveAfterReplacing = probe.witness != nil
+        witness.calls += 1
+        try? store.respond(to: request.id, json: Array(#""old""#.utf8))
+      }))
+  }
+  store.send(.fetch)
+  #expect(probe.aliveAfterReplacing)
+  // NB: dropped when the dispatcher took the store again after the callback.
+  #expect(probe.witness == nil)
+  store.send(.fetch)
+  #expect(store.state.log == ["fetch", "answered old", "fetch", "answered new"])
+}

@@ -447,6 +447,65 @@ static void test_answers_from_other_threads(void) {
   tca_store_free(store);
 }
 
+/* A handler that replaces itself inside its own callback: its answer still counts, and the next
+ * request goes to the new handler. Then one that removes itself: the next request fails at once
+ * for want of a handler. */
+typedef struct swapper {
+  int swapped_calls;
+  host next;
+} swapper;
+
+static void swap_then_answer(void *userdata, tca_store *store, uint64_t id, const char *name,
+                             const char *payload, size_t payload_length) {
+  (void)name;
+  (void)payload;
+  (void)payload_length;
+  swapper *s = userdata;
+  s->swapped_calls++;
+  CHECK_STATUS(tca_store_set_effect_handler(store, on_effect, NULL, &s->next), TCA_OK);
+  CHECK_STATUS(tca_store_respond(store, id, "\"from the old handler\""), TCA_OK);
+}
+
+static void remove_then_answer(void *userdata, tca_store *store, uint64_t id, const char *name,
+                               const char *payload, size_t payload_length) {
+  (void)name;
+  (void)payload;
+  (void)payload_length;
+  int *calls = userdata;
+  (*calls)++;
+  CHECK_STATUS(tca_store_set_effect_handler(store, NULL, NULL, NULL), TCA_OK);
+  CHECK_STATUS(tca_store_respond(store, id, "\"answered, then no handler\""), TCA_OK);
+}
+
+static void test_handler_replaced_inside_its_callback(void) {
+  tca_store *store = counter(NULL);
+  swapper s;
+  memset(&s, 0, sizeof s);
+  s.next.answer_inside = 1;
+  s.next.answer = "\"from the new handler\"";
+  CHECK_STATUS(tca_store_set_effect_handler(store, swap_then_answer, NULL, &s), TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK(s.swapped_calls == 1);
+  CHECK(value_is(store, "/numberFact", "\"from the old handler\""));
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK(s.swapped_calls == 1);
+  CHECK(s.next.requests == 1);
+  CHECK(value_is(store, "/numberFact", "\"from the new handler\""));
+  tca_store_free(store);
+
+  store = counter(NULL);
+  int calls = 0;
+  CHECK_STATUS(tca_store_set_effect_handler(store, remove_then_answer, NULL, &calls), TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK(calls == 1);
+  CHECK(value_is(store, "/numberFact", "\"answered, then no handler\""));
+  /* No handler now: the request fails at once, the failure action saying so. */
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK(calls == 1);
+  CHECK(value_is(store, "/isNumberFactLoading", "false"));
+  tca_store_free(store);
+}
+
 int main(void) {
   test_answered_inside_the_callback();
   test_request_details_and_callbacks_inside();
@@ -457,5 +516,6 @@ int main(void) {
   test_free_inside_a_callback();
   test_answers_for_other_stores_inside_a_callback();
   test_answers_from_other_threads();
+  test_handler_replaced_inside_its_callback();
   TEST_SUMMARY();
 }
