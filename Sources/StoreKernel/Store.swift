@@ -275,8 +275,10 @@ public final class Store<State, Action>: @unchecked Sendable {
       _continueSend(consume effect, after: action)
     }
     leave(previous)
-    core.gate.unlock()
-    if core.hasOutgoing || !core.inbox.isEmpty { dispatch() }
+    // NB: what the call left for the host is delivered from here, the store still held for the
+    // first event (see `dispatchHeld`).
+    guard core.hasOutgoing || !core.inbox.isEmpty else { return core.gate.unlock() }
+    dispatchHeld()
   }
 
   @usableFromInline
@@ -535,14 +537,35 @@ public final class Store<State, Action>: @unchecked Sendable {
   @usableFromInline
   @inline(never)
   func dispatch() {
+    dispatch(holding: false)
+  }
+
+  /// ``dispatch()`` from a call that still holds the store (its gate), having just finished:
+  /// lets go of it.
+  ///
+  /// NB: the first event is taken without letting go and taking the store again, nor looking
+  /// for work the call just ran out of (issue 17: the effect round trip).
+  @usableFromInline
+  @inline(never)
+  func dispatchHeld() {
+    dispatch(holding: true)
+  }
+
+  private func dispatch(holding: Bool) {
     // NB: the core lent unretained (the store keeps it): read as `core.dispatch`, it was
     // retained and released around the loop (issue 17: the effect round trip).
     Unmanaged.passUnretained(core)._withUnsafeGuaranteedRef { core in
       let control: DispatchControl = core
+      var holding = holding
       while true {
         let (claimed, recorded) = control.claim()
-        guard claimed else { return }
-        deliverAll(control, recorded)
+        guard claimed else {
+          // NB: another thread delivers, and will deliver what this call left too.
+          if holding { core.gate.unlock() }
+          return
+        }
+        deliverAll(control, recorded, holding: holding)
+        holding = false
         control.release(recorded)
         // NB: events or inputs that arrived after the last look but before the release were
         // left for this thread: look again.
@@ -554,20 +577,29 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   /// The dispatcher's loop: runs queued work, then delivers one event at a time, until neither
   /// is left.
-  private func deliverAll(_ control: DispatchControl, _ frames: UnwindWatch.Frames?) {
+  private func deliverAll(
+    _ control: DispatchControl, _ frames: UnwindWatch.Frames?, holding: Bool
+  ) {
+    // NB: a call that has just finished, still holding the store, left no work to run (inputs
+    // from other threads since are run at the next turn).
+    var held = holding
     while true {
-      core.gate.lock()
-      // NB: the handler lent for the last event is no longer called.
-      core.dropRetiredHandlers()
-      if core.dispatch.isUnwound {
-        core.gate.unlock()
-        return
-      }
-      if hasWork || hot.pointee.closeRequested && !core.isClosed {
-        let previous = enter()
-        hot.pointee.ranInCall = 0
-        finishCall()
-        leave(previous)
+      if held {
+        held = false
+      } else {
+        core.gate.lock()
+        // NB: the handler lent for the last event is no longer called.
+        core.dropRetiredHandlers()
+        if core.dispatch.isUnwound {
+          core.gate.unlock()
+          return
+        }
+        if hasWork || hot.pointee.closeRequested && !core.isClosed {
+          let previous = enter()
+          hot.pointee.ranInCall = 0
+          finishCall()
+          leave(previous)
+        }
       }
       guard let event = core.nextOutgoing() else {
         core.gate.unlock()

@@ -493,7 +493,9 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     nextSequence &+= 1
     node.sequence = nextSequence
     node.parent = region
-    node.origin = origin
+    // NB: a new node has none: set only when origins are recorded (read through the extras, it
+    // retained and released the nil string of every node; issue 17: the effect round trip).
+    if recordsOrigins { node.origin = origin }
     if !(node is Region) { liveLeafCount += 1 }
     region.append(node)
   }
