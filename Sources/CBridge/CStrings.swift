@@ -71,15 +71,3 @@ func deliver(
   out.pointee = try mallocString(json)
   outLength?.pointee = UInt(json.count)
 }
-
-/// Runs `body` with `bytes` followed by a NUL, without allocating for small texts.
-func withNULTerminated<R>(
-  _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafePointer<CChar>) -> R
-) -> R {
-  withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
-    let base = buffer.baseAddress.unsafelyUnwrapped
-    if let from = bytes.baseAddress { memcpy(base, from, bytes.count) }
-    base[bytes.count] = 0
-    return body(UnsafePointer(base))
-  }
-}

@@ -74,14 +74,20 @@ private func requestKind(_ kind: HostRequestKind) -> Int32 {
 ///
 /// NB: `body` gets the fields, not `info`: a closure capturing `info` copied its string and its
 /// array (a retain and a release each) at every level, six times a request.
+@inline(__always)
 private func withRequestStrings<R>(
   _ info: HostRequestInfo,
   _ body: (UInt64, UnsafePointer<CChar>, UnsafePointer<CChar>, UInt, HostRequestKind) -> R
 ) -> R {
-  let (id, name, kind) = (info.id, info.name, info.kind)
-  return name.withCString { name in
-    info.withPayloadBytes { bytes in
-      withNULTerminated(bytes) { text in body(id, name, text, UInt(bytes.count), kind) }
+  let (id, kind, count) = (info.id, info.kind, info.payloadCount)
+  // NB: one closure level (each was a call frame: the host's answer is decoded ~30 calls deep,
+  // and levels beyond the CPU's return stack cost a mispredicted return each; issue 17).
+  return info.name.withCString { name in
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: max(count, 16) + 1) { buffer in
+      let text = buffer.baseAddress.unsafelyUnwrapped
+      info.copyPayload(to: UnsafeMutableRawPointer(text))
+      text[count] = 0
+      return body(id, name, UnsafePointer(text), UInt(count), kind)
     }
   }
 }

@@ -26,9 +26,13 @@ public struct JSONDecoder: Sendable {
     }
   }
 
+  @inlinable @inline(__always)
   public func decode<T: Decodable>(
     _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>
   ) throws(JSONError) -> T {
+    // NB: inlined, as the two below: a host's answer is decoded ~35 calls deep, and each call
+    // level beyond the CPU's return stack (32 on this machine) costs a mispredicted return,
+    // ~7 ns (issue 17: the effect round trip).
     // NB: a type that reads itself directly is found at run time here (a cached lookup);
     // callers that know it statically get the overload below and skip even that.
     if let direct = T.self as? any JSONDecodable.Type {
@@ -45,6 +49,7 @@ public struct JSONDecoder: Sendable {
     }
   }
 
+  @inlinable @inline(__always)
   public func decode<T: JSONDecodable>(
     _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>
   ) throws(JSONError) -> T {
@@ -119,7 +124,8 @@ public struct JSONDecoder: Sendable {
       decode, to: ((UnsafeBufferPointer<UInt8>) throws(JSONError) -> T).self)
   }
 
-  private func decodeDirectly<Direct: JSONDecodable, T>(
+  @usableFromInline @inline(__always)
+  func decodeDirectly<Direct: JSONDecodable, T>(
     _ direct: Direct.Type, as type: T.Type, from buffer: UnsafeBufferPointer<UInt8>
   ) throws(JSONError) -> T {
     guard let value = try decode(direct, from: buffer) as? T else {

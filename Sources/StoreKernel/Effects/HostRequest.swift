@@ -47,6 +47,17 @@ public struct HostRequestInfo: Sendable, Equatable {
     self.body.withUnsafeBytes(body)
   }
 
+  /// The payload's length in bytes.
+  @_spi(Bridge)
+  public var payloadCount: Int { body.count }
+
+  /// Copies the payload to `destination`, which has room for `max(payloadCount, 16)` bytes
+  /// (more may be written than `payloadCount`).
+  @_spi(Bridge)
+  public func copyPayload(to destination: UnsafeMutableRawPointer) {
+    body.copyBytes(to: destination)
+  }
+
   /// The payload decoded as `T`.
   public func payload<T: Decodable>(as type: T.Type = T.self) throws(JSONError) -> T {
     try JSONDecoder().decode(type, from: body.bytes)
@@ -223,11 +234,14 @@ class HostRequest<Action>: EffectNode, @unchecked Sendable {
 /// NB: a closure capturing `response` was a second allocation per request (issue 17: the effect
 /// round trip).
 final class MappedHostRequest<Action, Response>: HostRequest<Action>, @unchecked Sendable {
-  let response: @Sendable (Response) -> Action
+  /// NB: takes the decoded value owned, so that an action made of it (`.numberFactResponse($0)`)
+  /// moves it in rather than copying it (a retain and a release of a string's storage per
+  /// answer; issue 17: the effect round trip). Any `(Response) -> Action` converts to it.
+  let response: @Sendable (consuming Response) -> Action
 
   init(
     name: String, payload: Result<RequestPayload, JSONError>, kind: HostRequestKind,
-    response: @escaping @Sendable (Response) -> Action,
+    response: @escaping @Sendable (consuming Response) -> Action,
     answer: @escaping @Sendable (HostRequest<Action>, UnsafeBufferPointer<UInt8>) throws(JSONError)
       -> Action?,
     failure: @escaping @Sendable (HostFailure) -> Action?,
@@ -282,7 +296,7 @@ extension Effect {
     _ name: String,
     payload: Payload = NoPayload(),
     as _: Response.Type = Response.self,
-    response: @escaping @Sendable (Response) -> Action,
+    response: @escaping @Sendable (consuming Response) -> Action,
     failure: @escaping @Sendable (HostFailure) -> Action?
   ) -> Effect {
     Effect(
@@ -310,7 +324,7 @@ extension Effect {
     _ name: String,
     payload: Payload = NoPayload(),
     as _: Element.Type = Element.self,
-    element: @escaping @Sendable (Element) -> Action,
+    element: @escaping @Sendable (consuming Element) -> Action,
     failure: @escaping @Sendable (HostFailure) -> Action?,
     finished: @escaping @Sendable () -> Action? = { nil }
   ) -> Effect {

@@ -53,6 +53,23 @@ struct RequestPayload: Sendable {
     }
   }
 
+  /// Copies the bytes to `destination`, which has room for at least
+  /// ``RequestPayload/inlineCapacity`` bytes (more may be written than ``count``).
+  ///
+  /// NB: no closure: a host's callback runs ~30 calls deep, and each closure level on the way
+  /// was a call frame more (see `JSONDecoder.decode(_:from:)`; issue 17: the effect round trip).
+  func copyBytes(to destination: UnsafeMutableRawPointer) {
+    switch storage {
+    case let .inline(first, second, _):
+      destination.storeBytes(of: first, as: UInt64.self)
+      destination.storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
+    case let .array(bytes):
+      bytes.withUnsafeBytes { raw in
+        if let base = raw.baseAddress { destination.copyMemory(from: base, byteCount: raw.count) }
+      }
+    }
+  }
+
   /// Calls `body` with the bytes (valid only inside it).
   func withUnsafeBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
     switch storage {
