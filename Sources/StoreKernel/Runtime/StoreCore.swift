@@ -1,3 +1,4 @@
+import CSystem
 import JSON
 import Synchronization
 
@@ -218,17 +219,17 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   // -- any thread, behind its lock
   /// The requests awaiting answers, and their lock, made by the first request (or answer).
   ///
-  /// NB: an idle store keeps neither a table nor a mutex (issue 17: memory per idle store).
-  private let requests = LazyObject<Guarded<RequestTable<Action>>>()
+  /// NB: an idle store keeps neither a table nor a lock (issue 17: memory per idle store).
+  private let requests = LazyObject<RequestTableStorage<Action>>()
 
   /// Runs `body` on the table of requests, behind its lock.
   @inline(__always)
   private func withRequests<R, E: Error>(
     _ body: (inout RequestTable<Action>) throws(E) -> R
   ) throws(E) -> R {
-    let (table, mutex) = requestTable
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    let (table, lock) = requestTable
+    csystem_spin_lock(lock)
+    defer { csystem_spin_unlock(lock) }
     return try body(&table.pointee)
   }
 
@@ -239,16 +240,16 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// result carried out of a closure, cost an answer ~100 instructions more.
   @inline(__always)
   private var requestTable: (
-    table: UnsafeMutablePointer<RequestTable<Action>>, lock: UnsafeMutablePointer<pthread_mutex_t>
+    table: UnsafeMutablePointer<RequestTable<Action>>, lock: UnsafeMutablePointer<UInt32>
   ) {
     requests.withObject({ [unowned(unsafe) self] in
       // NB: made here, in code specialized for the store's action, and once per store: an
       // answer queues this function (a retain), not a closure of its own (an allocation).
       // Unowned: the table is the core's, and the function leaves it only for the inbox, which
       // the core empties when it closes.
-      Guarded.make(RequestTable(applyAnswer: { self.applyAcceptedAnswer() }))
-    }) { guarded in
-      guarded.withUnsafeMutablePointers { ($0, $1) }
+      RequestTableStorage.make(RequestTable(applyAnswer: { self.applyAcceptedAnswer() }))
+    }) { storage in
+      storage.withUnsafeMutablePointers { ($0, $1) }
     }
   }
 
@@ -952,7 +953,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     _ accepted: consuming AcceptedAnswer, for id: UInt64, direct: Bool,
     _ addAction: (inout FIFO<Action>) -> Void
   ) throws(StoreError) {
-    let (table, mutex) = requestTable
+    let (table, lock) = requestTable
     if direct {
       let direct = lane.direct
       addAction(&direct.pointee.actions)
@@ -961,14 +962,14 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       return
     }
     // NB: behind the lock without a closure, so that `accepted` moves into the table.
-    pthread_mutex_lock(mutex)
+    csystem_spin_lock(lock)
     guard accepted.leaf.admit(ending: accepted.ends) else {
-      pthread_mutex_unlock(mutex)
+      csystem_spin_unlock(lock)
       throw accepted.leaf.refusal(id)
     }
     addAction(&table.pointee.acceptedActions)
     table.pointee.accepted.append(accepted)
-    pthread_mutex_unlock(mutex)
+    csystem_spin_unlock(lock)
     // NB: `applier` is immutable: read without the lock.
     inbox.push(table.pointee.applier.apply)
   }
@@ -1180,6 +1181,19 @@ struct RequestTable<Action>: @unchecked Sendable {
   mutating func finish(_ leaf: HostRequest<Action>) {
     _ = open.remove(UInt(leaf.id))
     leaf.answerState.store(HostRequest<Action>.finished, ordering: .releasing)
+  }
+}
+
+/// The table of a store's requests (in the header, at a fixed address) and its lock word (the one
+/// element; see `csystem_spin_lock`).
+final class RequestTableStorage<Action>: ManagedBuffer<RequestTable<Action>, UInt32> {
+  static func make(_ table: RequestTable<Action>) -> RequestTableStorage {
+    // NB: `create` makes an instance of the class it is called on; the downcast only restores
+    // the static type.
+    let storage = unsafeDowncast(
+      create(minimumCapacity: 1) { _ in table }, to: RequestTableStorage.self)
+    storage.withUnsafeMutablePointerToElements { $0.initialize(to: 0) }
+    return storage
   }
 }
 
