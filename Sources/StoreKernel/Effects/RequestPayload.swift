@@ -56,8 +56,9 @@ struct RequestPayload: Sendable {
   /// Copies the bytes to `destination`, which has room for at least
   /// ``RequestPayload/inlineCapacity`` bytes (more may be written than ``count``).
   ///
-  /// NB: no closure: a host's callback runs ~30 calls deep, and each closure level on the way
-  /// was a call frame more (see `JSONDecoder.decode(_:from:)`; issue 17: the effect round trip).
+  /// NB: no closure: a host's answer, given inside its callback, is decoded ~35 calls deep, and
+  /// each closure level on the way was a call frame more (see `JSONDecoder.decode(_:from:)`;
+  /// issue 17: the effect round trip).
   func copyBytes(to destination: UnsafeMutableRawPointer) {
     switch storage {
     case let .inline(first, second, _):

@@ -43,7 +43,6 @@ struct CancelRegistry {
     if let first, Self.isUnder(first, id, identity: id.identity) {
       return first.takeUnretainedValue()
     }
-    guard others != nil else { return nil }
     return others?[id]
   }
 
@@ -70,7 +69,7 @@ struct CancelRegistry {
   mutating func remove(_ node: EffectNode, forKey id: CancelID) {
     if first?.toOpaque() == Unmanaged.passUnretained(node).toOpaque() {
       first = nil
-    } else if others != nil, others?[id] === node {
+    } else if others?[id] === node {
       others?[id] = nil
       if others?.isEmpty == true { others = nil }
     }

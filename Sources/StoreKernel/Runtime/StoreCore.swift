@@ -154,8 +154,6 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   private(set) var liveLeafCount = 0
 
   // -- holder, made by the first that sets one (``StoreCoreExtras``)
-  var handler: HandlerBox? { extrasStorage.ifMade { $0.handler } ?? nil }
-
   /// Replaces the handler (holder). The one replaced is kept until the dispatcher next takes the
   /// store (``dropRetiredHandlers()``) if one is delivering: it may be calling it now, from
   /// ``lentHandler``.
@@ -953,7 +951,6 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     _ accepted: consuming AcceptedAnswer, for id: UInt64, direct: Bool,
     _ addAction: (inout FIFO<Action>) -> Void
   ) throws(StoreError) {
-    let (table, lock) = requestTable
     if direct {
       let direct = lane.direct
       addAction(&direct.pointee.actions)
@@ -962,6 +959,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       return
     }
     // NB: behind the lock without a closure, so that `accepted` moves into the table.
+    let (table, lock) = requestTable
     csystem_spin_lock(lock)
     guard accepted.leaf.admit(ending: accepted.ends) else {
       csystem_spin_unlock(lock)
@@ -973,7 +971,6 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     // NB: `applier` is immutable: read without the lock.
     inbox.push(table.pointee.applier.apply)
   }
-
 
   /// An accepted answer, waiting in the table of requests for the holder: an answer (its action,
   /// if any, waits in `RequestTable.acceptedActions`), a failure, or a stream's completion.
