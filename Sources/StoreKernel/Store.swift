@@ -634,14 +634,19 @@ public final class Store<State, Action>: @unchecked Sendable {
           continue
         }
         core.beginDelivering(leaf)
-        control.call(frames) { handler._withUnsafeGuaranteedRef { $0.request(info) } }
+        var callback = RequestCallback(handler: handler, info: info)
+        control.call(frames, &callback)
         core.endDelivering()
       case let .cancel(id):
         if let handler {
-          control.call(frames) { handler._withUnsafeGuaranteedRef { $0.cancel(id) } }
+          var callback = CancelCallback(handler: handler, id: id)
+          control.call(frames, &callback)
         }
       case .notify:
-        for subscriber in subscribers { control.call(frames) { subscriber(version) } }
+        for subscriber in subscribers {
+          var callback = NotifyCallback(subscriber: subscriber, version: version)
+          control.call(frames, &callback)
+        }
       }
     }
   }
