@@ -79,11 +79,22 @@
  *         tca_store_free (until that thread has delivered every callback; then it tells the host
  *         of the requests in flight itself).
  *   - Callbacks must not unwind: no C++ exception, Lua error, .NET exception or longjmp may leave
- *     a callback through libtca. If one does anyway, the store notices at the unwinding
- *     thread's next call into libtca (from outside the dead callback), and from then on every
- *     call on it, from every thread, returns TCA_ERR_CALLBACK_UNWOUND with a message saying "a
- *     callback unwound through libtca …"; tca_store_free still releases it (what the skipped
- *     frames held is lost). Until it is noticed, calls from other threads keep working and do
+ *     a callback through libtca. If one does anyway, the store is marked unwound, and from then
+ *     on every call on it, from every thread, returns TCA_ERR_CALLBACK_UNWOUND with a message
+ *     saying "a callback unwound through libtca …"; tca_store_free still releases it (what the
+ *     skipped frames held is lost). It is marked, with no false alarm:
+ *       at once, when a C++ exception, another exception of the platform's unwinder (LuaJIT's
+ *         errors on x86-64, for one) or a forced unwind (pthread_exit, pthread_cancel) leaves
+ *         the callback: the library calls each callback from a frame that sees it go by;
+ *       when the thread the callback ran on ends without it having returned (a longjmp to the
+ *         top of a worker thread, which then ends);
+ *       at the thread's next call into libtca from a frame above the dead callback's (a longjmp
+ *         back to the code that called libtca), both on the thread's own stack.
+ *     Limits: after a longjmp, a call on the same thread made from a frame deeper than the dead
+ *     callback's is taken as made from inside it (an action sent is queued, and lost once the
+ *     store is found unwound); and a call made on another stack (a fiber) is never taken as a
+ *     sign of an unwind, so a callback suspended on a fiber may come back later, on the thread
+ *     it was called on. Until the store is marked, calls from other threads keep working and do
  *     not wait for the dead callback; only tca_store_free, tca_store_unsubscribe and replacing
  *     the effect handler wait, for as long as the unwinding thread makes no call.
  *   - userdata is the host's: the library passes it back and never reads or frees it. It must

@@ -634,7 +634,7 @@ public final class Store<State, Action>: @unchecked Sendable {
           continue
         }
         core.beginDelivering(leaf)
-        var callback = RequestCallback(handler: handler, info: info)
+        var callback = RequestCallback(handler: handler, info: consume info)
         control.call(frames, &callback)
         core.endDelivering()
       case let .cancel(id):

@@ -26,7 +26,10 @@ enum Outgoing {
 /// NB: values of concrete types with a C function of their own, not a Swift closure: a closure
 /// handed to C was boxed on the heap at each call, an allocation a callback (docs/benchmarks.md,
 /// "Issue 17's effect round trip (session 11)").
-protocol HostCallback {
+///
+/// NB: noncopyable, so that the call is never copied on its way to the callback (a retain and a
+/// release of each of its references).
+protocol HostCallback: ~Copyable {
   /// Calls the callback.
   func call()
   /// Calls the callback of the value its argument points to.
@@ -34,33 +37,39 @@ protocol HostCallback {
 }
 
 /// A request for the host's handler.
-struct RequestCallback: HostCallback {
+struct RequestCallback: HostCallback, ~Copyable {
   let handler: Unmanaged<HandlerBox>
   let info: HostRequestInfo
 
   func call() { handler._withUnsafeGuaranteedRef { $0.request(info) } }
 
-  static let invoke: csystem_body = { $0?.assumingMemoryBound(to: RequestCallback.self).pointee.call() }
+  static let invoke: csystem_body = {
+    $0?.assumingMemoryBound(to: RequestCallback.self).pointee.call()
+  }
 }
 
 /// A cancellation for the host's handler.
-struct CancelCallback: HostCallback {
+struct CancelCallback: HostCallback, ~Copyable {
   let handler: Unmanaged<HandlerBox>
   let id: UInt64
 
   func call() { handler._withUnsafeGuaranteedRef { $0.cancel(id) } }
 
-  static let invoke: csystem_body = { $0?.assumingMemoryBound(to: CancelCallback.self).pointee.call() }
+  static let invoke: csystem_body = {
+    $0?.assumingMemoryBound(to: CancelCallback.self).pointee.call()
+  }
 }
 
 /// A notification for a subscriber.
-struct NotifyCallback: HostCallback {
+struct NotifyCallback: HostCallback, ~Copyable {
   let subscriber: (UInt64) -> Void
   let version: UInt64
 
   func call() { subscriber(version) }
 
-  static let invoke: csystem_body = { $0?.assumingMemoryBound(to: NotifyCallback.self).pointee.call() }
+  static let invoke: csystem_body = {
+    $0?.assumingMemoryBound(to: NotifyCallback.self).pointee.call()
+  }
 }
 
 /// Who delivers a store's outgoing events, and whether a callback unwound out of it.
@@ -126,14 +135,12 @@ class DispatchControl: Inbox, @unchecked Sendable {
   /// (``csystem_call_guarded``), then lets waiters know. An exception or a forced unwind that
   /// leaves the callback marks the store unwound on its way through (see ``UnwindWatch``).
   @inline(never)
-  final func call<Callback: HostCallback>(
+  final func call<Callback: HostCallback & ~Copyable>(
     _ frames: UnwindWatch.Frames?, _ callback: inout Callback
   ) {
     inCallback.store(true, ordering: .releasing)
     if let frames {
       UnwindWatch.mark(inCallback: true, frames)
-      // NB: inout, so that the call is not copied to be pointed at (a retain and a release of
-      // each of its references).
       withUnsafeMutablePointer(to: &callback) { pointer in
         csystem_call_guarded(
           Callback.invoke, pointer, { UnwindWatch.unwound(token: $0) }, frames.token)
@@ -381,6 +388,11 @@ enum UnwindWatch {
   /// caught inside ours (dead), or is suspended on a fiber (alive): the stack tells which.
   static func forget(_ frames: Frames) -> Unmanaged<DispatchControl>? {
     let thread = frames.thread
+    let entries = thread.pointee.entries
+    if frames.index + 1 == thread.pointee.depth, entries[frames.index].token == frames.token {
+      thread.pointee.depth = frames.index
+      return entries[frames.index].store.map { Unmanaged<DispatchControl>.fromOpaque($0) }
+    }
     guard let i = index(of: frames) else { return nil }
     if i + 1 != thread.pointee.depth {
       forgetDead(in: thread, from: i + 1, here: UInt(csystem_stack_address()))
