@@ -220,7 +220,7 @@ CXX          ?= c++
 CXXFLAGS_TCA := -std=c++17 -Wall -Wextra -Werror -O2 -g
 CPP_BUILD    := $(BUILD)/cpp
 
-$(CPP_BUILD)/%: bindings/cpp/*/%.cpp include/tca.hpp include/tca.h $(LIB)
+$(CPP_BUILD)/%: bindings/cpp/*/%.cpp include/tca.hpp $(wildcard include/tca/*.hpp) include/tca.h $(LIB)
 	mkdir -p $(CPP_BUILD)
 	$(CXX) $(CXXFLAGS_TCA) $(filter %.cpp,$^) -o $@ $(C_LINK)
 
