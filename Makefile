@@ -220,16 +220,19 @@ CXX          ?= c++
 CXXFLAGS_TCA := -std=c++17 -Wall -Wextra -Werror -O2 -g
 CPP_BUILD    := $(BUILD)/cpp
 
-$(CPP_BUILD)/%: bindings/cpp/*/%.cpp include/tca.hpp $(wildcard include/tca/*.hpp) include/tca.h $(LIB)
+$(CPP_BUILD)/%: bindings/cpp/*/%.cpp include/tca.hpp $(wildcard include/tca/*.hpp) \
+  $(wildcard bindings/cpp/tests/*.hpp) include/tca.h $(LIB)
 	mkdir -p $(CPP_BUILD)
 	$(CXX) $(CXXFLAGS_TCA) $(filter %.cpp,$^) -o $@ $(C_LINK)
 
-# The C++ tests run as built and under valgrind (a leaked string or store fails them); the example
-# must print the seeded roll and the host's fact.
-test-cpp: $(CPP_BUILD)/test_store $(CPP_BUILD)/game
+# The C++ tests (test_parity: every wrapped function of tca.h) run as built and under valgrind (a
+# leaked string, store or subscriber fails them); the example must print the seeded roll and the
+# host's fact.
+CPP_TESTS := $(CPP_BUILD)/test_store $(CPP_BUILD)/test_parity
+test-cpp: $(CPP_TESTS) $(CPP_BUILD)/game
 	@echo "== C++ tests (include/tca.hpp)"
-	$(CPP_BUILD)/test_store
-	$(VALGRIND) $(VALGRIND_FLAGS) $(CPP_BUILD)/test_store
+	@for t in $(CPP_TESTS); do echo "-- $$t"; $$t || exit 1; \
+	  echo "-- valgrind $$t"; $(VALGRIND) $(VALGRIND_FLAGS) $$t || exit 1; done
 	$(CPP_BUILD)/game > $(CPP_BUILD)/game.out
 	grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(CPP_BUILD)/game.out
 	grep -q '^counter: 2 .* 2 is the number of this example.' $(CPP_BUILD)/game.out

@@ -89,7 +89,7 @@ class JsonReader {
   /// An array: `each()` is called with the reader at each item, which it must read.
   template <typename Each>
   void array(Each &&each) {
-    if (peek() != '[') shape("an array");
+    if (peek() != '[') wrong("an array");
     at_++;
     if (next_is(']')) return;
     do {
@@ -102,10 +102,11 @@ class JsonReader {
   /// value, which it must read.
   template <typename Each>
   void object(Each &&each) {
-    if (peek() != '{') shape("an object");
+    if (peek() != '{') wrong("an object");
     at_++;
     if (next_is('}')) return;
     do {
+      if (peek() != '"') fail(TCA_ERR_JSON_SYNTAX, "a member's name");
       std::string name = text();
       expect(':');
       each(name);
@@ -115,7 +116,7 @@ class JsonReader {
 
   /// A string, checked; its text with the quotes.
   std::string_view string() {
-    if (peek() != '"') shape("a string");
+    if (peek() != '"') wrong("a string");
     size_t start = at_++;
     while (at_ < json_.size() && json_[at_] != '"') {
       unsigned char c = static_cast<unsigned char>(json_[at_]);
@@ -148,10 +149,7 @@ class JsonReader {
       number = number * 10 + digit;
       at_++;
     }
-    if (at_ == start) {
-      value();  // not JSON: a syntax error; else the wrong type
-      shape("an integer");
-    }
+    if (at_ == start) wrong("an integer");
     return number;
   }
 
@@ -166,6 +164,14 @@ class JsonReader {
   }
 
   [[noreturn]] void shape(const char *expected) const { fail(TCA_ERR_JSON_SHAPE, expected); }
+
+  /// Not what was `expected` here: a syntax error if it is not JSON either, else a shape error.
+  [[noreturn]] void wrong(const char *expected) {
+    size_t start = at_;
+    value();
+    at_ = start;
+    shape(expected);
+  }
 
   [[noreturn]] void fail(tca_status status, const std::string &expected) const {
     // NB: the start of the text, cut after 20 bytes at a character's first byte, as the
@@ -277,10 +283,7 @@ class JsonReader {
 /// if `json` is JSON but not a string, TCA_ERR_JSON_SYNTAX if it is not JSON.
 inline std::string unquote(std::string_view json) {
   detail::JsonReader reader(json, "tca::unquote");
-  if (reader.peek() != '"') {
-    reader.value();
-    reader.shape("a JSON string");
-  }
+  if (reader.peek() != '"') reader.wrong("a JSON string");
   std::string text = reader.text();
   reader.end();
   return text;

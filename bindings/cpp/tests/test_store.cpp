@@ -1,42 +1,10 @@
 // tca.hpp's API: stores, state, errors with the library's message, request handlers and their
 // exceptions, moves. Run under valgrind by make test-cpp (no string or store may leak).
-#include <tca.hpp>
+#include "check.hpp"
 
-#include <cstdio>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-static int passed = 0, failed = 0;
-#define CHECK(condition)                                                          \
-  do {                                                                            \
-    if (condition) {                                                              \
-      passed++;                                                                   \
-    } else {                                                                      \
-      failed++;                                                                   \
-      std::fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, #condition); \
-    }                                                                             \
-  } while (0)
-
-// Runs `body`, which must throw tca::Error with `status` and a message containing `needle`.
-template <typename Body>
-static void expect_error(Body body, tca_status status, const char *needle) {
-  try {
-    body();
-    failed++;
-    std::fprintf(stderr, "FAILED: no tca::Error (expected status %d, %s)\n", status, needle);
-  } catch (const tca::Error &error) {
-    bool ok = error.status() == status && std::strstr(error.what(), needle) != nullptr;
-    if (ok) {
-      passed++;
-    } else {
-      failed++;
-      std::fprintf(stderr, "FAILED: tca::Error %d \"%s\", expected %d containing \"%s\"\n",
-                   error.status(), error.what(), status, needle);
-    }
-  }
-}
 
 static void test_state_and_send() {
   tca::Store store("counter");
@@ -217,6 +185,5 @@ int main() {
   test_request_handler();
   test_handler_exception();
   test_cancel_handler();
-  std::printf("%d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  return report();
 }
