@@ -227,7 +227,7 @@ $(CPP_BUILD)/%: bindings/cpp/*/%.cpp include/tca.hpp $(wildcard include/tca/*.hp
 
 # The C++ tests (test_parity: every wrapped function of tca.h) run as built and under valgrind (a
 # leaked string, store or subscriber fails them); the example must print the seeded roll and the
-# host's fact.
+# host's fact, and keep its die from patches alone.
 CPP_TESTS := $(CPP_BUILD)/test_store $(CPP_BUILD)/test_parity
 test-cpp: $(CPP_TESTS) $(CPP_BUILD)/game
 	@echo "== C++ tests (include/tca.hpp)"
@@ -236,7 +236,9 @@ test-cpp: $(CPP_TESTS) $(CPP_BUILD)/game
 	$(CPP_BUILD)/game > $(CPP_BUILD)/game.out
 	grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(CPP_BUILD)/game.out
 	grep -q '^counter: 2 .* 2 is the number of this example.' $(CPP_BUILD)/game.out
-	@echo "== C++ example ok: $$(grep '^dice:' $(CPP_BUILD)/game.out)"
+	grep -q '^dice: [1-9][0-9]* patches followed, .* read whole 1 time(s); the kept die matches' \
+	  $(CPP_BUILD)/game.out
+	@echo "== C++ example ok: $$(grep '^dice: rolled' $(CPP_BUILD)/game.out)"
 
 CARGO      ?= cargo
 RUST_BUILD := $(CURDIR)/$(BUILD)/rust
