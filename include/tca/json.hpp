@@ -66,7 +66,8 @@ class JsonReader {
   }
   /// Nothing but whitespace is left.
   void end() {
-    if (peek() != '\0') fail(TCA_ERR_JSON_SYNTAX, "the end of the text");
+    peek();
+    if (at_ != json_.size()) fail(TCA_ERR_JSON_SYNTAX, "the end of the text");
   }
 
   /// One value, checked; its text (a view into the text read).

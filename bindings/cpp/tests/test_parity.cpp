@@ -323,6 +323,7 @@ static void test_json() {
   const char *bad[] = {"", "[", "[1,]", "[01]", "[1.]", "[\"\\x\"]", "[\"a", "[tru]", "{\"a\"}",
                        "[1] 2", "[\"\x01\"]", "[-]"};
   for (const char *text : bad) expect_error([&] { tca::items(text); }, TCA_ERR_JSON_SYNTAX, "byte");
+  expect_error([] { tca::items(std::string_view("[1]\0", 4)); }, TCA_ERR_JSON_SYNTAX, "end");
   expect_error([] { tca::items("{}"); }, TCA_ERR_JSON_SHAPE, "an array");
   expect_error([] { tca::members("[]"); }, TCA_ERR_JSON_SHAPE, "an object");
   expect_error([] { tca::unquote("\"\\udc00\""); }, TCA_ERR_JSON_SYNTAX, "surrogate");
