@@ -227,7 +227,7 @@ $(CPP_BUILD)/%: bindings/cpp/*/%.cpp include/tca.hpp $(wildcard include/tca/*.hp
 
 # The C++ tests (test_parity: every wrapped function of tca.h) run as built and under valgrind (a
 # leaked string, store or subscriber fails them); the example must print the seeded roll and the
-# host's fact, and keep its die from patches alone.
+# host's fact, and keep its die from patches alone; every snippet of docs/cpp.md builds and runs.
 CPP_TESTS := $(CPP_BUILD)/test_store $(CPP_BUILD)/test_parity
 test-cpp: $(CPP_TESTS) $(CPP_BUILD)/game
 	@echo "== C++ tests (include/tca.hpp)"
@@ -239,6 +239,8 @@ test-cpp: $(CPP_TESTS) $(CPP_BUILD)/game
 	grep -q '^dice: [1-9][0-9]* patches followed, .* read whole 1 time(s); the kept die matches' \
 	  $(CPP_BUILD)/game.out
 	@echo "== C++ example ok: $$(grep '^dice: rolled' $(CPP_BUILD)/game.out)"
+	bindings/cpp/tests/doc-snippets.sh docs/cpp.md $(CPP_BUILD)/snippets \
+	  "$(CXX) -std=c++17 -Wall -Wextra -Werror" "$(C_LINK)"
 
 CARGO      ?= cargo
 RUST_BUILD := $(CURDIR)/$(BUILD)/rust
