@@ -77,6 +77,9 @@ impl Shared {
 
 /// A running store of one feature. Dropping it frees the store.
 pub struct Store {
+    // NB: the handle again, next to the Rc, so that send's hot path loads it without going
+    // through the Rc (docs/benchmarks.md, the Bindings rows).
+    raw: NonNull<sys::tca_store>,
     pub(crate) shared: Rc<Shared>,
 }
 
@@ -147,12 +150,12 @@ impl Store {
             lent: Cell::new(false),
             deferred: RefCell::new(Vec::new()),
         };
-        Ok(Store { shared: Rc::new(shared) })
+        Ok(Store { raw: handle, shared: Rc::new(shared) })
     }
 
     /// The C handle, for `sys` calls. Stays the Store's.
     pub fn as_ptr(&self) -> *mut sys::tca_store {
-        self.shared.handle.as_ptr()
+        self.raw.as_ptr()
     }
 
     /// Checks a call's status, after resuming a panic of a handler that the call ran.
@@ -386,7 +389,7 @@ impl Store {
 
 impl fmt::Debug for Store {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Store").field("handle", &self.shared.handle).finish()
+        f.debug_struct("Store").field("handle", &self.raw).finish()
     }
 }
 
