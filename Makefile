@@ -225,12 +225,14 @@ $(CPP_BUILD)/%: bindings/cpp/*/%.cpp include/tca.hpp $(wildcard include/tca/*.hp
 	mkdir -p $(CPP_BUILD)
 	$(CXX) $(CXXFLAGS_TCA) $(filter %.cpp,$^) -o $@ $(C_LINK)
 
-# The C++ tests (test_parity: every wrapped function of tca.h) run as built and under valgrind (a
-# leaked string, store or subscriber fails them); the example must print the seeded roll and the
-# host's fact, and keep its die from patches alone; every snippet of docs/cpp.md builds and runs.
+# docs/bindings.md has a row for each function of tca.h. The C++ tests (test_parity: every function
+# of tca.h the binding reaches) run as built and under valgrind (a leaked string, store or
+# subscriber fails them); the example must print the seeded roll and the host's fact, and keep its
+# die from patches alone; every snippet of docs/cpp.md builds and runs.
 CPP_TESTS := $(CPP_BUILD)/test_store $(CPP_BUILD)/test_parity
 test-cpp: $(CPP_TESTS) $(CPP_BUILD)/game
 	@echo "== C++ tests (include/tca.hpp)"
+	CC="$(CC)" scripts/check-bindings-table.sh include/tca.h docs/bindings.md
 	@for t in $(CPP_TESTS); do echo "-- $$t"; $$t || exit 1; \
 	  echo "-- valgrind $$t"; $(VALGRIND) $(VALGRIND_FLAGS) $$t || exit 1; done
 	$(CPP_BUILD)/game > $(CPP_BUILD)/game.out
@@ -246,14 +248,16 @@ CARGO      ?= cargo
 RUST_BUILD := $(CURDIR)/$(BUILD)/rust
 RUST_ENV   := CARGO_TARGET_DIR=$(RUST_BUILD) TCA_LIB_DIR=$(CURDIR)/$(LIBDIR)
 
-# cargo test --offline (the crate has no dependencies), the test binaries (api, parity: every
-# function of tca.h) again under valgrind, the example, which must print the seeded roll and the
-# host's fact and keep its die from patches alone, a build against a folder without libtca (it must
-# stop and say where it looked), and every snippet of docs/rust.md built as a crate of its own and
-# run. Cargo from rustup (~/.cargo/bin) or Debian's cargo package (the crate's rust-version is
-# Debian 12's Rust, 1.63: no let-else, no std::hint::black_box).
+# The table of docs/bindings.md (as test-cpp); cargo test --offline (the crate has no
+# dependencies); the test binaries (api, parity: every function of tca.h) again under valgrind;
+# the example, which must print the seeded roll and the host's fact and keep its die from patches
+# alone; a build against a folder without libtca (it must stop and say where it looked); every
+# snippet of docs/rust.md built as a crate of its own and run. Cargo from rustup (~/.cargo/bin) or
+# Debian's cargo package (the crate's rust-version is Debian 12's Rust, 1.63: no let-else, no
+# std::hint::black_box).
 test-rust: $(LIB)
 	@echo "== Rust tests (bindings/rust)"
+	CC="$(CC)" scripts/check-bindings-table.sh include/tca.h docs/bindings.md
 	@export PATH="$$PATH:$$HOME/.cargo/bin"; if scripts/need-tools.sh "the Rust tests" cargo:cargo; then \
 	  set -e; cd bindings/rust; $(RUST_ENV) $(CARGO) test --offline -q; \
 	  tests=$$($(RUST_ENV) $(CARGO) test --offline --no-run --message-format=json 2>/dev/null \
