@@ -276,7 +276,8 @@ test-rust: $(LIB)
 	    $(CARGO) build --offline -q > $(RUST_BUILD)/no-lib.out 2>&1; then \
 	    echo "a build without libtca succeeded"; exit 1; fi; \
 	  grep -q 'libtca not found: TCA_LIB_DIR=.* holds no libtca.so' $(RUST_BUILD)/no-lib.out; \
-	  echo "== Rust build without libtca: $$(grep -o 'libtca not found: .* holds no libtca.so' $(RUST_BUILD)/no-lib.out)"; \
+	  echo "== Rust build without libtca: $$(grep -o 'libtca not found: .* holds no libtca.so' \
+	    $(RUST_BUILD)/no-lib.out)"; \
 	  $(RUST_ENV) CARGO=$(CARGO) CARGO_TARGET_DIR=$(RUST_BUILD)/snippets-target \
 	    tests/doc-snippets.sh $(CURDIR)/docs/rust.md $(RUST_BUILD)/snippets $(CURDIR)/bindings/rust; \
 	else [ $$? = 1 ]; fi

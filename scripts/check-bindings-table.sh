@@ -1,7 +1,7 @@
 #!/bin/sh
-# check-bindings-table.sh HEADER TABLE — the table of docs/bindings.md (TABLE) has one row for each
-# function HEADER (include/tca.h) declares, and none for a function it does not: a function added
-# to tca.h must be listed, with each binding's way to it (or why there is none).
+# check-bindings-table.sh HEADER TABLE — the table of docs/bindings.md (TABLE) has one row for
+# each function HEADER (include/tca.h) declares, and none for a function it does not: a function
+# added to tca.h must be listed, with each binding's way to it (or why there is none).
 header=$1 table=$2
 declared=$(${CC:-cc} -E -P "$header" | tr '\n' ' ' | grep -oE '\btca_[a-z0-9_]+ *\(' |
   tr -d '( ' | sort -u)

@@ -34,9 +34,10 @@ fn main() {
             let dir = PathBuf::from(dir);
             if !holds_library(&dir) {
                 eprintln!(
-                    "libtca not found: TCA_LIB_DIR={} holds no libtca.so. Set TCA_LIB_DIR to the \
-                     folder that holds libtca.so (the libtca tree's build/lib after `make lib`, or \
-                     PREFIX/lib after `make install`), or unset it to search the usual places.",
+                    "libtca not found: TCA_LIB_DIR={} holds no libtca.so. Set TCA_LIB_DIR to \
+                     the folder that holds libtca.so (the libtca tree's build/lib after `make \
+                     lib`, or PREFIX/lib after `make install`), or unset it to search the usual \
+                     places.",
                     dir.display()
                 );
                 process::exit(1);
@@ -44,9 +45,11 @@ fn main() {
             dir
         }
         None => {
-            let manifest = env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
+            let manifest =
+                env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
             let tree = manifest.join("../../build/lib");
-            let mut looked = vec![format!("{} (this tree's build/lib, made by `make lib`)", tree.display())];
+            let mut looked =
+                vec![format!("{} (this tree's build/lib, made by `make lib`)", tree.display())];
             let mut candidates = vec![tree];
             match pkg_config() {
                 Ok(dir) => {

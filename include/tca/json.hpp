@@ -127,7 +127,8 @@ class JsonReader {
         char escape = json_[at_];
         if (escape == 'u') {
           for (int k = 0; k < 4; k++)
-            if (++at_ >= json_.size() || hex(json_[at_]) < 0) fail(TCA_ERR_JSON_SYNTAX, "4 hex digits");
+            if (++at_ >= json_.size() || hex(json_[at_]) < 0)
+              fail(TCA_ERR_JSON_SYNTAX, "4 hex digits");
         } else if (std::string_view("\"\\/bfnrt").find(escape) == std::string_view::npos) {
           fail(TCA_ERR_JSON_SYNTAX, "an escape");
         }
@@ -178,8 +179,10 @@ class JsonReader {
     // NB: the start of the text, cut after 20 bytes at a character's first byte, as the
     // library's own messages show input.
     size_t cut = json_.size() <= 20 ? json_.size() : 20;
-    while (cut > 0 && cut < json_.size() && (static_cast<unsigned char>(json_[cut]) & 0xC0) == 0x80)
-      cut--;
+    auto continuation = [&](size_t at) {
+      return (static_cast<unsigned char>(json_[at]) & 0xC0) == 0x80;
+    };
+    while (cut > 0 && cut < json_.size() && continuation(cut)) cut--;
     std::string shown = quote(json_.substr(0, cut));
     if (cut < json_.size()) shown.insert(shown.size() - 1, "\xE2\x80\xA6");  // "…"
     throw Error(status, std::string(who_) + ": expected " + expected + " at byte " +

@@ -1,8 +1,8 @@
 // A C++ game loop over libtca (tca.hpp): the dice roller on the store's manual clock, at a fixed
 // 60 Hz timestep, its requests taken once a frame (pull mode) and the haptics performed by the
-// host, the roll landing 500 ms after the tap. The game keeps its own die, read whole once and then
-// brought up to date each frame by the patch since the frame before (what changed, not the whole
-// state), and draws it as text. Then the counter, whose number fact the host answers from a
+// host, the roll landing 500 ms after the tap. The game keeps its own die, read whole once and
+// then brought up to date each frame by the patch since the frame before (what changed, not the
+// whole state), and draws it as text. Then the counter, whose number fact the host answers from a
 // request handler (callback mode), and whose changes a subscriber hears.
 //
 //   make test-cpp   (builds and runs it), or by hand:

@@ -102,7 +102,8 @@ static void test_patch() {
   bool added = false;
   for (const tca::PatchOp &op : ops)
     if (op.op == tca::PatchOp::add && op.tokens() == std::vector<std::string>{"todos", "0"})
-      added = member(op.value, "description") == "\"\"" && member(op.value, "isComplete") == "false";
+      added = member(op.value, "description") == "\"\"" &&
+              member(op.value, "isComplete") == "false";
   CHECK(added);
 
   // Versions the store no longer keeps (or never had) are refused with their own status. (A
@@ -285,7 +286,8 @@ static void test_reductions() {
     CHECK(log[0].origin == tca::Origin::host &&
           log[0].action == tca::canonical_action("counter", R"("numberFactButtonTapped")") &&
           member(log[0].state, "isNumberFactLoading") == "true");
-    CHECK(log[1].origin == tca::Origin::effect && member(log[1].state, "numberFact") == "\"a fact\"");
+    CHECK(log[1].origin == tca::Origin::effect &&
+          member(log[1].state, "numberFact") == "\"a fact\"");
   }
   CHECK(store.take_reductions().empty());
   store.log_reductions(false);
@@ -322,7 +324,8 @@ static void test_json() {
   // Bad text is an error naming the byte, never a crash.
   const char *bad[] = {"", "[", "[1,]", "[01]", "[1.]", "[\"\\x\"]", "[\"a", "[tru]", "{\"a\"}",
                        "[1] 2", "[\"\x01\"]", "[-]"};
-  for (const char *text : bad) expect_error([&] { tca::items(text); }, TCA_ERR_JSON_SYNTAX, "byte");
+  for (const char *text : bad)
+    expect_error([&] { tca::items(text); }, TCA_ERR_JSON_SYNTAX, "byte");
   expect_error([] { tca::items(std::string_view("[1]\0", 4)); }, TCA_ERR_JSON_SYNTAX, "end");
   expect_error([] { tca::items("{}"); }, TCA_ERR_JSON_SHAPE, "an array");
   expect_error([] { tca::members("[]"); }, TCA_ERR_JSON_SHAPE, "an object");

@@ -37,7 +37,9 @@ impl Die {
         match name {
             "isRolling" => self.rolling = value == "true",
             "currentRoll" => self.face = value.to_string(),
-            "rollHistory" => self.history = tca::items(value)?.into_iter().map(String::from).collect(),
+            "rollHistory" => {
+                self.history = tca::items(value)?.into_iter().map(String::from).collect()
+            }
             _ => {}
         }
         Ok(())
@@ -51,13 +53,21 @@ impl Die {
             ([], _) => *self = Die::load(value)?,
             ([name], Op::Add | Op::Replace) => self.set(name, value)?,
             ([list, index], _) if list == "rollHistory" => {
-                let at = if index == "-" { Some(self.history.len()) } else { index.parse::<usize>().ok() };
+                let at = if index == "-" {
+                    Some(self.history.len())
+                } else {
+                    index.parse::<usize>().ok()
+                };
                 match (op.op, at) {
-                    (Op::Add, Some(at)) if at <= self.history.len() => self.history.insert(at, value.to_string()),
+                    (Op::Add, Some(at)) if at <= self.history.len() => {
+                        self.history.insert(at, value.to_string())
+                    }
                     (Op::Remove, Some(at)) if at < self.history.len() => {
                         self.history.remove(at);
                     }
-                    (Op::Replace, Some(at)) if at < self.history.len() => self.history[at] = value.to_string(),
+                    (Op::Replace, Some(at)) if at < self.history.len() => {
+                        self.history[at] = value.to_string()
+                    }
                     _ => self.stale = true,
                 }
             }
@@ -108,7 +118,13 @@ fn main() -> Result<(), tca::Error> {
             seen = now;
         }
         if frame % 5 == 0 || frame == 35 {
-            let shown = if die.rolling { "~" } else if die.face == "null" { " " } else { die.face.as_str() };
+            let shown = if die.rolling {
+                "~"
+            } else if die.face == "null" {
+                " "
+            } else {
+                die.face.as_str()
+            };
             println!("frame {:2}  t={:3} ms  die [{}]", frame, elapsed, shown);
         }
         // Fixed timestep: frame n is at n * 1000 / 60 ms.
@@ -128,14 +144,20 @@ fn main() -> Result<(), tca::Error> {
 
     let counter = Store::new("counter")?;
     // The host's number facts (a real one would ask a service, and answer later by id).
-    counter.on_request(|request| Ok(Some(tca::quote(&format!("{} is the number of this example.", request.payload)))))?;
+    counter.on_request(|request| {
+        Ok(Some(tca::quote(&format!("{} is the number of this example.", request.payload))))
+    })?;
     let changes = Rc::new(Cell::new(0));
     let heard = changes.clone();
     let _subscription = counter.subscribe(move |_version| heard.set(heard.get() + 1))?;
     counter.send(r#""incrementButtonTapped""#)?;
     counter.send(r#""incrementButtonTapped""#)?;
     counter.send(r#""numberFactButtonTapped""#)?;
-    println!("counter: {} — {}", counter.get("/count")?, tca::unquote(&counter.get("/numberFact")?)?);
+    println!(
+        "counter: {} — {}",
+        counter.get("/count")?,
+        tca::unquote(&counter.get("/numberFact")?)?
+    );
     println!("counter: the subscriber heard {} changes", changes.get());
     if !same {
         std::process::exit(1);

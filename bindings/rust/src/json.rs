@@ -73,7 +73,10 @@ pub fn pointer_tokens(pointer: &str) -> Result<Vec<String>, Error> {
         return Ok(Vec::new());
     }
     let bad = |why: &str| {
-        Error::new(sys::TCA_ERR_INVALID_ARGUMENT, format!("tca::pointer_tokens: {} in {}", why, quote(pointer)))
+        Error::new(
+            sys::TCA_ERR_INVALID_ARGUMENT,
+            format!("tca::pointer_tokens: {} in {}", why, quote(pointer)),
+        )
     };
     let rest = pointer.strip_prefix('/').ok_or_else(|| bad("no leading '/'"))?;
     let mut tokens = Vec::new();
@@ -123,7 +126,10 @@ impl<'a> Reader<'a> {
         if cut < self.json.len() {
             shown.insert(shown.len() - 1, '…');
         }
-        Error::new(status, format!("{}: expected {} at byte {} of {}", self.who, expected, self.at, shown))
+        Error::new(
+            status,
+            format!("{}: expected {} at byte {} of {}", self.who, expected, self.at, shown),
+        )
     }
     fn syntax(&self, expected: &str) -> Error {
         self.fail(sys::TCA_ERR_JSON_SYNTAX, expected)
@@ -143,7 +149,9 @@ impl<'a> Reader<'a> {
 
     /// Skips whitespace; the next byte, or 0 at the end.
     pub(crate) fn peek(&mut self) -> u8 {
-        while self.at < self.bytes.len() && matches!(self.bytes[self.at], b' ' | b'\n' | b'\t' | b'\r') {
+        while self.at < self.bytes.len()
+            && matches!(self.bytes[self.at], b' ' | b'\n' | b'\t' | b'\r')
+        {
             self.at += 1;
         }
         self.bytes.get(self.at).copied().unwrap_or(0)
@@ -198,7 +206,10 @@ impl<'a> Reader<'a> {
     }
 
     /// An array: `each` is called with the reader at each item, which it must read.
-    pub(crate) fn array(&mut self, mut each: impl FnMut(&mut Reader<'a>) -> Result<(), Error>) -> Result<(), Error> {
+    pub(crate) fn array(
+        &mut self,
+        mut each: impl FnMut(&mut Reader<'a>) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         if self.peek() != b'[' {
             return Err(self.wrong("an array"));
         }
@@ -253,14 +264,20 @@ impl<'a> Reader<'a> {
             match self.bytes.get(self.at) {
                 None => return Err(self.syntax("the end of a string")),
                 Some(b'"') => break,
-                Some(&c) if c < 0x20 => return Err(self.syntax("no control character in a string")),
+                Some(&c) if c < 0x20 => {
+                    return Err(self.syntax("no control character in a string"))
+                }
                 Some(b'\\') => {
                     self.at += 1;
                     match self.bytes.get(self.at) {
                         Some(b'u') => {
                             for _ in 0..4 {
                                 self.at += 1;
-                                if !self.bytes.get(self.at).map_or(false, |h| h.is_ascii_hexdigit()) {
+                                if !self
+                                    .bytes
+                                    .get(self.at)
+                                    .map_or(false, |h| h.is_ascii_hexdigit())
+                                {
                                     return Err(self.syntax("4 hex digits"));
                                 }
                             }
@@ -284,7 +301,9 @@ impl<'a> Reader<'a> {
         let mut out = String::with_capacity(inner.len());
         let mut chars = inner.chars();
         // NB: `string` checked every escape: 4 hex digits follow each \u.
-        let hex = |chars: &mut std::str::Chars| chars.by_ref().take(4).fold(0u32, |n, h| n * 16 + h.to_digit(16).unwrap_or(0));
+        let hex = |chars: &mut std::str::Chars| {
+            chars.by_ref().take(4).fold(0u32, |n, h| n * 16 + h.to_digit(16).unwrap_or(0))
+        };
         while let Some(c) = chars.next() {
             if c != '\\' {
                 out.push(c);
@@ -311,7 +330,9 @@ impl<'a> Reader<'a> {
                         }
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
                     }
-                    out.push(char::from_u32(code).ok_or_else(|| self.syntax("no lone surrogate"))?);
+                    out.push(
+                        char::from_u32(code).ok_or_else(|| self.syntax("no lone surrogate"))?,
+                    );
                 }
                 Some(other) => out.push(other),
                 None => return Err(self.syntax("an escape")),

@@ -36,7 +36,9 @@ use std::ptr;
 
 pub use json::{items, members, pointer_tokens, quote, unquote};
 pub use options::Options;
-pub use records::{parse_patch, Feature, Op, Origin, PatchOp, Pending, Reduction, Request, RequestKind};
+pub use records::{
+    parse_patch, Feature, Op, Origin, PatchOp, Pending, Reduction, Request, RequestKind,
+};
 pub use store::{Answer, StateText, Store};
 pub use subscription::Subscription;
 
@@ -153,7 +155,11 @@ pub fn replay(journal: &str, to: Option<u64>) -> Result<Store, Error> {
 
 /// `replay`, taking `queued` and `answers_on_host_thread` from `options` (the clock is manual,
 /// the seed the journal's).
-pub fn replay_with_options(journal: &str, to: Option<u64>, options: &Options) -> Result<Store, Error> {
+pub fn replay_with_options(
+    journal: &str,
+    to: Option<u64>,
+    options: &Options,
+) -> Result<Store, Error> {
     let mut out: *mut sys::tca_store = ptr::null_mut();
     // SAFETY: the journal is valid for its length during the call.
     let status = unsafe {

@@ -142,7 +142,12 @@ pub(crate) fn read_requests(json: &str) -> Result<Vec<Pending>, Error> {
     let mut reader = Reader::new(json, "tca::Store::take_requests");
     let mut out = Vec::new();
     reader.array(|reader| {
-        let mut request = Request { id: 0, name: String::new(), payload: String::new(), kind: RequestKind::OneShot };
+        let mut request = Request {
+            id: 0,
+            name: String::new(),
+            payload: String::new(),
+            kind: RequestKind::OneShot,
+        };
         let mut cancelled = None;
         reader.object(|reader, name| {
             match name.as_str() {
@@ -178,11 +183,13 @@ pub(crate) fn read_reductions(json: &str) -> Result<Vec<Reduction>, Error> {
     let mut reader = Reader::new(json, "tca::Store::take_reductions");
     let mut out = Vec::new();
     reader.array(|reader| {
-        let mut reduction = Reduction { origin: Origin::Host, action: String::new(), state: String::new() };
+        let mut reduction =
+            Reduction { origin: Origin::Host, action: String::new(), state: String::new() };
         reader.object(|reader, name| {
             match name.as_str() {
                 "origin" => {
-                    reduction.origin = if reader.text()? == "effect" { Origin::Effect } else { Origin::Host }
+                    reduction.origin =
+                        if reader.text()? == "effect" { Origin::Effect } else { Origin::Host }
                 }
                 "action" => reduction.action = reader.value()?.to_string(),
                 "state" => reduction.state = reader.value()?.to_string(),
@@ -204,8 +211,12 @@ pub(crate) fn read_features(json: &str) -> Result<Vec<Feature>, Error> {
     let mut reader = Reader::new(json, "tca::features");
     let mut out = Vec::new();
     reader.array(|reader| {
-        let mut feature =
-            Feature { name: String::new(), description: String::new(), requests: Vec::new(), initial_state: String::new() };
+        let mut feature = Feature {
+            name: String::new(),
+            description: String::new(),
+            requests: Vec::new(),
+            initial_state: String::new(),
+        };
         reader.object(|reader, name| {
             match name.as_str() {
                 "name" => feature.name = reader.text()?,

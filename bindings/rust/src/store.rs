@@ -58,7 +58,9 @@ impl Shared {
             self.deferred.borrow_mut().push((token, slot));
         } else {
             match sys::tca_store_unsubscribe(self.handle.as_ptr(), token) {
-                sys::TCA_OK | sys::TCA_ERR_INVALID_HANDLE | sys::TCA_ERR_NOT_FOUND => free_slot(slot),
+                sys::TCA_OK | sys::TCA_ERR_INVALID_HANDLE | sys::TCA_ERR_NOT_FOUND => {
+                    free_slot(slot)
+                }
                 // NB: a store a callback unwound out of refuses the call: the slot is left to
                 // leak rather than risk a call into freed memory.
                 _ => {}
@@ -124,7 +126,11 @@ impl Store {
 
     /// A store of `feature` from a snapshot (`state_json`, as `Store::state` returns it) or its
     /// default state, with `options`.
-    pub fn with_options(feature: &str, state_json: Option<&str>, options: &Options) -> Result<Store, Error> {
+    pub fn with_options(
+        feature: &str,
+        state_json: Option<&str>,
+        options: &Options,
+    ) -> Result<Store, Error> {
         let mut out: *mut sys::tca_store = ptr::null_mut();
         let (state, state_length) = match state_json {
             Some(state) => (state.as_ptr() as *const c_char, state.len()),
@@ -132,13 +138,23 @@ impl Store {
         };
         // SAFETY: every buffer is valid for its length during the call.
         let status = unsafe {
-            sys::tca_store_new_v2(feature.as_ptr() as *const c_char, feature.len(), state, state_length, &options.raw, &mut out)
+            sys::tca_store_new_v2(
+                feature.as_ptr() as *const c_char,
+                feature.len(),
+                state,
+                state_length,
+                &options.raw,
+                &mut out,
+            )
         };
         Store::adopt(status, out)
     }
 
     /// A Store for a handle the library made, or the error `status` says.
-    pub(crate) fn adopt(status: sys::tca_status, out: *mut sys::tca_store) -> Result<Store, Error> {
+    pub(crate) fn adopt(
+        status: sys::tca_status,
+        out: *mut sys::tca_store,
+    ) -> Result<Store, Error> {
         check(status)?;
         let handle = NonNull::new(out).ok_or_else(|| Error::last(sys::TCA_ERR_NO_MEMORY))?;
         let shared = Shared {
@@ -167,7 +183,10 @@ impl Store {
     }
 
     /// A call that gives back a string: copied into a `String`, the library's freed.
-    fn text_of(&self, call: impl FnOnce(*mut *mut c_char, *mut usize) -> sys::tca_status) -> Result<String, Error> {
+    fn text_of(
+        &self,
+        call: impl FnOnce(*mut *mut c_char, *mut usize) -> sys::tca_status,
+    ) -> Result<String, Error> {
         let (mut json, mut length) = (ptr::null_mut(), 0usize);
         check(call(&mut json, &mut length))?;
         // SAFETY: on success, a string of `length` bytes the caller releases.
@@ -177,8 +196,13 @@ impl Store {
     /// Sends one action (JSON): `store.send(r#"{"rollCompleted":4}"#)`.
     pub fn send(&self, action_json: &str) -> Result<(), Error> {
         // SAFETY: the buffer is valid for its length during the call.
-        let status =
-            unsafe { sys::tca_store_send_n(self.as_ptr(), action_json.as_ptr() as *const c_char, action_json.len()) };
+        let status = unsafe {
+            sys::tca_store_send_n(
+                self.as_ptr(),
+                action_json.as_ptr() as *const c_char,
+                action_json.len(),
+            )
+        };
         self.call(status)
     }
 
@@ -210,9 +234,12 @@ impl Store {
 
     /// The value at a JSON Pointer (`"/count"`) as JSON.
     pub fn get(&self, json_pointer: &str) -> Result<String, Error> {
-        let (pointer, pointer_length) = (json_pointer.as_ptr() as *const c_char, json_pointer.len());
+        let (pointer, pointer_length) =
+            (json_pointer.as_ptr() as *const c_char, json_pointer.len());
         // SAFETY: the buffers are valid for the call.
-        self.text_of(|json, length| unsafe { sys::tca_store_get_n(self.as_ptr(), pointer, pointer_length, json, length) })
+        self.text_of(|json, length| unsafe {
+            sys::tca_store_get_n(self.as_ptr(), pointer, pointer_length, json, length)
+        })
     }
 
     /// The state's version: changes exactly when the state does.
@@ -230,7 +257,9 @@ impl Store {
     /// its last 16): read `state()` instead.
     pub fn patch(&self, since: u64) -> Result<String, Error> {
         // SAFETY: out-parameters valid for the call.
-        self.text_of(|json, length| unsafe { sys::tca_store_patch(self.as_ptr(), since, json, length) })
+        self.text_of(|json, length| unsafe {
+            sys::tca_store_patch(self.as_ptr(), since, json, length)
+        })
     }
 
     /// Calls `f(version)` at the end of each call into the store that changed its state. Returns
@@ -242,7 +271,10 @@ impl Store {
 
     /// `subscribe`, with the new state's JSON too (`tca_store_subscribe_state`): the `&str` is the
     /// library's, valid only during the call.
-    pub fn subscribe_state(&self, f: impl FnMut(u64, &str) + 'static) -> Result<Subscription, Error> {
+    pub fn subscribe_state(
+        &self,
+        f: impl FnMut(u64, &str) + 'static,
+    ) -> Result<Subscription, Error> {
         self.subscribe_slot(SlotFn::State(Box::new(f)))
     }
 
@@ -253,9 +285,19 @@ impl Store {
         // SAFETY: the slot lives until the Subscription releases it (after unsubscribing).
         let status = unsafe {
             if with_state {
-                sys::tca_store_subscribe_state(self.as_ptr(), Some(subscription::on_state), slot as *mut c_void, &mut token)
+                sys::tca_store_subscribe_state(
+                    self.as_ptr(),
+                    Some(subscription::on_state),
+                    slot as *mut c_void,
+                    &mut token,
+                )
             } else {
-                sys::tca_store_subscribe(self.as_ptr(), Some(subscription::on_version), slot as *mut c_void, &mut token)
+                sys::tca_store_subscribe(
+                    self.as_ptr(),
+                    Some(subscription::on_version),
+                    slot as *mut c_void,
+                    &mut token,
+                )
             }
         };
         if let Err(error) = check(status) {
@@ -302,7 +344,12 @@ impl Store {
     pub fn respond(&self, id: u64, response_json: &str) -> Result<(), Error> {
         // SAFETY: the buffer is valid for its length during the call.
         let status = unsafe {
-            sys::tca_store_respond_n(self.as_ptr(), id, response_json.as_ptr() as *const c_char, response_json.len())
+            sys::tca_store_respond_n(
+                self.as_ptr(),
+                id,
+                response_json.as_ptr() as *const c_char,
+                response_json.len(),
+            )
         };
         self.call(status)
     }
@@ -310,7 +357,14 @@ impl Store {
     /// Fails request `id`: the feature gets `message`.
     pub fn fail(&self, id: u64, message: &str) -> Result<(), Error> {
         // SAFETY: the buffer is valid for its length during the call.
-        let status = unsafe { sys::tca_store_fail_n(self.as_ptr(), id, message.as_ptr() as *const c_char, message.len()) };
+        let status = unsafe {
+            sys::tca_store_fail_n(
+                self.as_ptr(),
+                id,
+                message.as_ptr() as *const c_char,
+                message.len(),
+            )
+        };
         self.call(status)
     }
 
@@ -335,12 +389,17 @@ impl Store {
     /// ```
     pub fn take_requests(&self) -> Result<Vec<Pending>, Error> {
         // SAFETY: out-parameters valid for the call.
-        read_requests(&self.text_of(|json, length| unsafe { sys::tca_store_take_requests(self.as_ptr(), json, length) })?)
+        read_requests(&self.text_of(|json, length| unsafe {
+            sys::tca_store_take_requests(self.as_ptr(), json, length)
+        })?)
     }
 
     /// Handles each request with `handler`, called inside the `Store` call that made the request
     /// (callback mode). See `Answer`. A panic in it fails the request and resumes from that call.
-    pub fn on_request(&self, handler: impl FnMut(&Request) -> Answer + 'static) -> Result<(), Error> {
+    pub fn on_request(
+        &self,
+        handler: impl FnMut(&Request) -> Answer + 'static,
+    ) -> Result<(), Error> {
         *self.shared.on_request.borrow_mut() = Some(Box::new(handler));
         self.install()
     }
@@ -354,7 +413,9 @@ impl Store {
     /// Removes the handlers: requests then fail at once (callback mode).
     pub fn remove_handlers(&self) -> Result<(), Error> {
         // SAFETY: a handle the library checks.
-        check(unsafe { sys::tca_store_set_request_handler(self.as_ptr(), None, None, ptr::null_mut()) })?;
+        check(unsafe {
+            sys::tca_store_set_request_handler(self.as_ptr(), None, None, ptr::null_mut())
+        })?;
         self.shared.on_request.borrow_mut().take();
         self.shared.on_cancel.borrow_mut().take();
         Ok(())
@@ -363,7 +424,14 @@ impl Store {
     fn install(&self) -> Result<(), Error> {
         let userdata = Rc::as_ptr(&self.shared) as *mut c_void;
         // SAFETY: the Shared lives as long as the store (freed in Drop before the last Rc goes).
-        check(unsafe { sys::tca_store_set_request_handler(self.as_ptr(), Some(on_request), Some(on_cancel), userdata) })
+        check(unsafe {
+            sys::tca_store_set_request_handler(
+                self.as_ptr(),
+                Some(on_request),
+                Some(on_cancel),
+                userdata,
+            )
+        })
     }
 
     /// The store's journal (`Options::record`): JSON Lines, a header and then one line per input
@@ -383,7 +451,9 @@ impl Store {
     /// each with its origin and the state after it: what a test asserts.
     pub fn take_reductions(&self) -> Result<Vec<Reduction>, Error> {
         // SAFETY: out-parameters valid for the call.
-        read_reductions(&self.text_of(|json, length| unsafe { sys::tca_store_take_reductions(self.as_ptr(), json, length) })?)
+        read_reductions(&self.text_of(|json, length| unsafe {
+            sys::tca_store_take_reductions(self.as_ptr(), json, length)
+        })?)
     }
 }
 
@@ -415,37 +485,57 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
 }
 
 // NB: nothing may unwind out of a callback through libtca: both trampolines catch every panic.
-unsafe extern "C" fn on_request(userdata: *mut c_void, store: *mut sys::tca_store, raw: *const sys::tca_request) {
+unsafe extern "C" fn on_request(
+    userdata: *mut c_void,
+    store: *mut sys::tca_store,
+    raw: *const sys::tca_request,
+) {
     let shared = &*(userdata as *const Shared);
     let raw = &*raw;
     let request = Request {
         id: raw.id,
         name: CStr::from_ptr(raw.name).to_string_lossy().into_owned(),
-        payload: String::from_utf8_lossy(std::slice::from_raw_parts(raw.payload_json as *const u8, raw.payload_length))
-            .into_owned(),
+        payload: String::from_utf8_lossy(std::slice::from_raw_parts(
+            raw.payload_json as *const u8,
+            raw.payload_length,
+        ))
+        .into_owned(),
         kind: match raw.kind {
             sys::TCA_REQUEST_STREAM => RequestKind::Stream,
             sys::TCA_REQUEST_FIRE_AND_FORGET => RequestKind::FireAndForget,
             _ => RequestKind::OneShot,
         },
     };
-    let answer = panic::catch_unwind(AssertUnwindSafe(|| match shared.on_request.try_borrow_mut() {
-        Ok(mut slot) => match slot.as_mut() {
-            Some(handler) => handler(&request),
-            None => Err("no request handler".to_string()),
-        },
-        Err(_) => Err("the request handler is already running".to_string()),
-    }));
+    let answer =
+        panic::catch_unwind(AssertUnwindSafe(|| match shared.on_request.try_borrow_mut() {
+            Ok(mut slot) => match slot.as_mut() {
+                Some(handler) => handler(&request),
+                None => Err("no request handler".to_string()),
+            },
+            Err(_) => Err("the request handler is already running".to_string()),
+        }));
     let fail = |message: &str| {
         if request.kind != RequestKind::FireAndForget {
-            sys::tca_store_fail_n(store, request.id, message.as_ptr() as *const c_char, message.len());
+            sys::tca_store_fail_n(
+                store,
+                request.id,
+                message.as_ptr() as *const c_char,
+                message.len(),
+            );
         }
     };
     match answer {
         Ok(Ok(Some(json))) => {
-            if sys::tca_store_respond_n(store, request.id, json.as_ptr() as *const c_char, json.len()) != sys::TCA_OK {
+            if sys::tca_store_respond_n(
+                store,
+                request.id,
+                json.as_ptr() as *const c_char,
+                json.len(),
+            ) != sys::TCA_OK
+            {
                 // NB: a bad answer must not leave the request waiting for ever.
-                let message = format!("the host's answer was refused: {}", Error::last(0).message());
+                let message =
+                    format!("the host's answer was refused: {}", Error::last(0).message());
                 fail(&message);
             }
         }

@@ -108,7 +108,11 @@ unsafe fn run(slot: *mut Slot, call: impl FnOnce(&mut SlotFn)) {
     }
 }
 
-pub(crate) unsafe extern "C" fn on_version(userdata: *mut c_void, _store: *mut sys::tca_store, version: u64) {
+pub(crate) unsafe extern "C" fn on_version(
+    userdata: *mut c_void,
+    _store: *mut sys::tca_store,
+    version: u64,
+) {
     run(userdata as *mut Slot, |f| {
         if let SlotFn::Version(f) = f {
             f(version)
@@ -123,7 +127,11 @@ pub(crate) unsafe extern "C" fn on_state(
     json: *const c_char,
     length: usize,
 ) {
-    let bytes = if json.is_null() { &[][..] } else { std::slice::from_raw_parts(json as *const u8, length) };
+    let bytes = if json.is_null() {
+        &[][..]
+    } else {
+        std::slice::from_raw_parts(json as *const u8, length)
+    };
     // NB: the library's JSON is UTF-8; lossy only borrows it (no copy) once checked.
     let text = String::from_utf8_lossy(bytes);
     run(userdata as *mut Slot, |f| {

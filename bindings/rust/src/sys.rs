@@ -63,8 +63,13 @@ pub struct tca_request {
     pub kind: i32,
 }
 
-pub type tca_request_fn =
-    Option<unsafe extern "C" fn(userdata: *mut c_void, store: *mut tca_store, request: *const tca_request)>;
+pub type tca_request_fn = Option<
+    unsafe extern "C" fn(
+        userdata: *mut c_void,
+        store: *mut tca_store,
+        request: *const tca_request,
+    ),
+>;
 pub type tca_cancel_fn =
     Option<unsafe extern "C" fn(userdata: *mut c_void, store: *mut tca_store, request_id: u64)>;
 pub type tca_effect_fn = Option<
@@ -119,8 +124,16 @@ extern "C" {
     ) -> tca_status;
     pub fn tca_store_free(store: *mut tca_store);
     pub fn tca_store_send(store: *mut tca_store, action_json: *const c_char) -> tca_status;
-    pub fn tca_store_send_n(store: *mut tca_store, action_json: *const c_char, length: usize) -> tca_status;
-    pub fn tca_store_state(store: *mut tca_store, out_json: *mut *mut c_char, out_length: *mut usize) -> tca_status;
+    pub fn tca_store_send_n(
+        store: *mut tca_store,
+        action_json: *const c_char,
+        length: usize,
+    ) -> tca_status;
+    pub fn tca_store_state(
+        store: *mut tca_store,
+        out_json: *mut *mut c_char,
+        out_length: *mut usize,
+    ) -> tca_status;
     pub fn tca_store_state_borrow(
         store: *mut tca_store,
         out_json: *mut *const c_char,
@@ -171,17 +184,43 @@ extern "C" {
         on_cancel: tca_cancel_fn,
         userdata: *mut c_void,
     ) -> tca_status;
-    pub fn tca_store_take_requests(store: *mut tca_store, out_json: *mut *mut c_char, out_length: *mut usize) -> tca_status;
-    pub fn tca_store_respond(store: *mut tca_store, request_id: u64, response_json: *const c_char) -> tca_status;
-    pub fn tca_store_respond_n(store: *mut tca_store, request_id: u64, response_json: *const c_char, length: usize) -> tca_status;
-    pub fn tca_store_fail(store: *mut tca_store, request_id: u64, message: *const c_char) -> tca_status;
-    pub fn tca_store_fail_n(store: *mut tca_store, request_id: u64, message: *const c_char, length: usize) -> tca_status;
+    pub fn tca_store_take_requests(
+        store: *mut tca_store,
+        out_json: *mut *mut c_char,
+        out_length: *mut usize,
+    ) -> tca_status;
+    pub fn tca_store_respond(
+        store: *mut tca_store,
+        request_id: u64,
+        response_json: *const c_char,
+    ) -> tca_status;
+    pub fn tca_store_respond_n(
+        store: *mut tca_store,
+        request_id: u64,
+        response_json: *const c_char,
+        length: usize,
+    ) -> tca_status;
+    pub fn tca_store_fail(
+        store: *mut tca_store,
+        request_id: u64,
+        message: *const c_char,
+    ) -> tca_status;
+    pub fn tca_store_fail_n(
+        store: *mut tca_store,
+        request_id: u64,
+        message: *const c_char,
+        length: usize,
+    ) -> tca_status;
     pub fn tca_store_complete(store: *mut tca_store, request_id: u64) -> tca_status;
     pub fn tca_store_poll(store: *mut tca_store, out_ran: *mut u32) -> tca_status;
     pub fn tca_store_advance(store: *mut tca_store, milliseconds: u64) -> tca_status;
     pub fn tca_store_next_deadline_ms(store: *const tca_store) -> i64;
     pub fn tca_store_fd(store: *mut tca_store) -> c_int;
-    pub fn tca_store_journal(store: *mut tca_store, out_json: *mut *mut c_char, out_length: *mut usize) -> tca_status;
+    pub fn tca_store_journal(
+        store: *mut tca_store,
+        out_json: *mut *mut c_char,
+        out_length: *mut usize,
+    ) -> tca_status;
     pub fn tca_store_replay(
         journal: *const c_char,
         length: usize,
@@ -190,7 +229,11 @@ extern "C" {
         out: *mut *mut tca_store,
     ) -> tca_status;
     pub fn tca_store_log_reductions(store: *mut tca_store, enabled: i32) -> tca_status;
-    pub fn tca_store_take_reductions(store: *mut tca_store, out_json: *mut *mut c_char, out_length: *mut usize) -> tca_status;
+    pub fn tca_store_take_reductions(
+        store: *mut tca_store,
+        out_json: *mut *mut c_char,
+        out_length: *mut usize,
+    ) -> tca_status;
     pub fn tca_canonical_action(
         feature: *const c_char,
         action_json: *const c_char,

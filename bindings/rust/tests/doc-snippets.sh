@@ -24,7 +24,8 @@ for snippet in "$out"/src/bin/snippet*.rs; do
     echo "$snippet: not a whole program (no fn main)"; exit 1
   fi
 done
-[ -e "$out/build.rs" ] || { echo "$doc has no build.rs snippet (a block starting // build.rs)"; exit 1; }
+[ -e "$out/build.rs" ] ||
+  { echo "$doc has no build.rs snippet (a block starting // build.rs)"; exit 1; }
 cat > "$out/Cargo.toml" <<TOML
 [package]
 name = "tca-doc-snippets"

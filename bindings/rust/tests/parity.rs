@@ -22,12 +22,19 @@ fn expect_error<T: std::fmt::Debug>(result: Result<T, tca::Error>, status: i32, 
 /// The value at `name` of a JSON object (`members` itself is tested below).
 fn member(object: &str, name: &str) -> String {
     let fields = tca::members(object).unwrap();
-    fields.iter().find(|(key, _)| key == name).map(|(_, value)| value.to_string()).unwrap_or_default()
+    fields
+        .iter()
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value.to_string())
+        .unwrap_or_default()
 }
 
 fn requests(store: &Store) -> Vec<tca::Request> {
     let taken = store.take_requests().unwrap();
-    taken.into_iter().filter_map(|pending| if let Pending::Request(r) = pending { Some(r) } else { None }).collect()
+    taken
+        .into_iter()
+        .filter_map(|pending| if let Pending::Request(r) = pending { Some(r) } else { None })
+        .collect()
 }
 
 /// tca_version, tca_status_str, tca_last_error, tca_options_init, tca_features,
@@ -42,12 +49,23 @@ fn library() {
     assert_eq!(error.status_str(), tca::status_str(sys::TCA_ERR_UNKNOWN_FEATURE));
     assert!(error.message().contains("tca_store_new_v2"), "{}", error);
     // SAFETY: never NULL; the last failure on this thread.
-    assert_eq!(error.message(), unsafe { CStr::from_ptr(sys::tca_last_error()) }.to_str().unwrap());
-    assert!(error.to_string().ends_with(&format!("(status 3: {})", error.status_str())), "{}", error);
+    assert_eq!(
+        error.message(),
+        unsafe { CStr::from_ptr(sys::tca_last_error()) }.to_str().unwrap()
+    );
+    assert!(
+        error.to_string().ends_with(&format!("(status 3: {})", error.status_str())),
+        "{}",
+        error
+    );
 
     let raw = *Options::new().as_raw();
-    assert_eq!((raw.version, raw.clock, raw.record, raw.requests), (2, sys::TCA_CLOCK_REAL, 0, sys::TCA_REQUESTS_CALLBACK));
-    let raw = *Options::new().record().manual_clock().queued().seed(9).answers_on_host_thread().as_raw();
+    assert_eq!(
+        (raw.version, raw.clock, raw.record, raw.requests),
+        (2, sys::TCA_CLOCK_REAL, 0, sys::TCA_REQUESTS_CALLBACK)
+    );
+    let raw =
+        *Options::new().record().manual_clock().queued().seed(9).answers_on_host_thread().as_raw();
     assert_eq!(
         (raw.record, raw.clock, raw.requests, raw.seed, raw.answers),
         (1, sys::TCA_CLOCK_MANUAL, sys::TCA_REQUESTS_QUEUED, 9, sys::TCA_ANSWERS_HOST_THREAD)
@@ -61,8 +79,15 @@ fn library() {
     let dice = features.iter().find(|f| f.name == "dice").expect("dice");
     assert_eq!(dice.requests, vec!["haptics.impact".to_string()]);
 
-    assert_eq!(tca::canonical_action("counter", r#""incrementButtonTapped""#).unwrap(), r#"{"incrementButtonTapped":{}}"#);
-    expect_error(tca::canonical_action("counter", r#""jump""#), sys::TCA_ERR_JSON_SHAPE, "tca_canonical_action_n");
+    assert_eq!(
+        tca::canonical_action("counter", r#""incrementButtonTapped""#).unwrap(),
+        r#"{"incrementButtonTapped":{}}"#
+    );
+    expect_error(
+        tca::canonical_action("counter", r#""jump""#),
+        sys::TCA_ERR_JSON_SHAPE,
+        "tca_canonical_action_n",
+    );
     expect_error(tca::canonical_action("nope", "{}"), sys::TCA_ERR_UNKNOWN_FEATURE, "nope");
 }
 
@@ -105,7 +130,10 @@ fn patch() {
         .find(|op| op.op == Op::Add && op.tokens().unwrap() == ["todos", "0"])
         .expect("an add of /todos/0");
     let todo = added.value.as_deref().unwrap();
-    assert_eq!((member(todo, "description").as_str(), member(todo, "isComplete").as_str()), ("\"\"", "false"));
+    assert_eq!(
+        (member(todo, "description").as_str(), member(todo, "isComplete").as_str()),
+        ("\"\"", "false")
+    );
 
     // Versions the store no longer keeps (or never had) are refused with their own status. (A
     // version is counted when it is seen: each send here is read.)
@@ -119,7 +147,12 @@ fn patch() {
     let last = tca::parse_patch(&counter.patch(19).unwrap()).unwrap();
     assert_eq!(
         last,
-        vec![tca::PatchOp { op: Op::Replace, path: "/count".to_string(), from: None, value: Some("20".to_string()) }]
+        vec![tca::PatchOp {
+            op: Op::Replace,
+            path: "/count".to_string(),
+            from: None,
+            value: Some("20".to_string())
+        }]
     );
 }
 
@@ -131,7 +164,8 @@ fn subscriptions() {
     let states = Rc::new(RefCell::new(Vec::new()));
     let (v, s) = (versions.clone(), states.clone());
     let subscription = store.subscribe(move |version| v.borrow_mut().push(version)).unwrap();
-    let with_state = store.subscribe_state(move |_, json| s.borrow_mut().push(json.to_string())).unwrap();
+    let with_state =
+        store.subscribe_state(move |_, json| s.borrow_mut().push(json.to_string())).unwrap();
     assert!(subscription.token() != 0 && subscription.token() != with_state.token());
     store.send(r#""incrementButtonTapped""#).unwrap();
     store.send(r#""incrementButtonTapped""#).unwrap();
@@ -169,8 +203,9 @@ fn subscriptions() {
 
     // A subscriber's panic never crosses libtca: the send that ran it resumes it, once.
     let thrower = store.subscribe(|_| panic!("subscriber failed")).unwrap();
-    let payload = panic::catch_unwind(panic::AssertUnwindSafe(|| store.send(r#""incrementButtonTapped""#)))
-        .expect_err("the panic resumes from send");
+    let payload =
+        panic::catch_unwind(panic::AssertUnwindSafe(|| store.send(r#""incrementButtonTapped""#)))
+            .expect_err("the panic resumes from send");
     assert_eq!(payload.downcast_ref::<&str>(), Some(&"subscriber failed"));
     drop(thrower);
     store.send(r#""incrementButtonTapped""#).unwrap();
@@ -204,7 +239,11 @@ fn answers() {
     store.fail(first.id, "no\0network").unwrap();
     assert_eq!(store.get("/isNumberFactLoading").unwrap(), "false");
     assert!(store.get("/numberFactError").unwrap().contains("network"));
-    expect_error(store.respond(first.id, r#""late""#), sys::TCA_ERR_REQUEST_FINISHED, "tca_store_respond_n");
+    expect_error(
+        store.respond(first.id, r#""late""#),
+        sys::TCA_ERR_REQUEST_FINISHED,
+        "tca_store_respond_n",
+    );
     store.send(r#""numberFactButtonTapped""#).unwrap();
     let second = seen.borrow()[1].id;
     store.respond(second, &tca::quote("7 is a fine number.")).unwrap();
@@ -215,16 +254,23 @@ fn answers() {
 /// tca_store_take_requests, tca_store_advance, tca_store_next_deadline_ms
 #[test]
 fn pull_and_clock() {
-    let dice = Store::with_options("dice", None, &Options::new().queued().manual_clock().seed(7)).unwrap();
+    let dice = Store::with_options("dice", None, &Options::new().queued().manual_clock().seed(7))
+        .unwrap();
     assert_eq!(dice.next_deadline_ms(), None);
     dice.send(r#""rollButtonTapped""#).unwrap();
     let taken = requests(&dice);
     assert_eq!(taken.len(), 1);
-    assert_eq!((taken[0].kind, taken[0].payload.as_str()), (RequestKind::FireAndForget, r#"{"style":"medium"}"#));
+    assert_eq!(
+        (taken[0].kind, taken[0].payload.as_str()),
+        (RequestKind::FireAndForget, r#"{"style":"medium"}"#)
+    );
     assert!(dice.take_requests().unwrap().is_empty());
     assert_eq!(dice.next_deadline_ms(), Some(500));
     dice.advance(499).unwrap();
-    assert_eq!((dice.get("/isRolling").unwrap().as_str(), dice.next_deadline_ms()), ("true", Some(1)));
+    assert_eq!(
+        (dice.get("/isRolling").unwrap().as_str(), dice.next_deadline_ms()),
+        ("true", Some(1))
+    );
     dice.advance(1).unwrap();
     assert_eq!((dice.get("/currentRoll").unwrap().as_str(), dice.next_deadline_ms()), ("5", None));
 }
@@ -243,7 +289,9 @@ extern "C" {
 /// tca_store_poll, tca_store_fd
 #[test]
 fn poll_and_fd() {
-    let store = Store::with_options("counter", None, &Options::new().queued().answers_on_host_thread()).unwrap();
+    let store =
+        Store::with_options("counter", None, &Options::new().queued().answers_on_host_thread())
+            .unwrap();
     let fd = store.fd().unwrap();
     assert!(fd >= 0);
     assert_eq!(store.fd().unwrap(), fd);
@@ -266,7 +314,12 @@ fn poll_and_fd() {
 /// tca_store_journal, tca_store_replay
 #[test]
 fn journal_and_replay() {
-    let dice = Store::with_options("dice", None, &Options::new().record().manual_clock().queued().seed(3)).unwrap();
+    let dice = Store::with_options(
+        "dice",
+        None,
+        &Options::new().record().manual_clock().queued().seed(3),
+    )
+    .unwrap();
     dice.send(r#""rollButtonTapped""#).unwrap();
     let rolling = dice.version().unwrap();
     let rolling_state = dice.state().unwrap();
@@ -277,42 +330,69 @@ fn journal_and_replay() {
 
     let replayed = tca::replay(&journal, None).unwrap();
     assert_eq!(replayed.state().unwrap(), dice.state().unwrap());
-    let halfway = tca::replay_with_options(&journal, Some(rolling), &Options::new().queued()).unwrap();
+    let halfway =
+        tca::replay_with_options(&journal, Some(rolling), &Options::new().queued()).unwrap();
     assert_eq!(halfway.state().unwrap(), rolling_state);
     halfway.advance(500).unwrap(); // a replay runs on a manual clock, and goes on from there
     assert_eq!(halfway.get("/currentRoll").unwrap(), dice.get("/currentRoll").unwrap());
     assert!(halfway.journal().unwrap().starts_with(r#"{"tcaJournal":1,"feature":"dice""#));
 
-    expect_error(tca::replay("{\"tcaJournal\":1}\n", None), sys::TCA_ERR_JSON_SHAPE, "journal line 1");
+    expect_error(
+        tca::replay("{\"tcaJournal\":1}\n", None),
+        sys::TCA_ERR_JSON_SHAPE,
+        "journal line 1",
+    );
     expect_error(tca::replay("not json", None), sys::TCA_ERR_JSON_SYNTAX, "journal line 1");
-    expect_error(Store::new("counter").unwrap().journal(), sys::TCA_ERR_INVALID_ARGUMENT, "tca_store_journal");
+    expect_error(
+        Store::new("counter").unwrap().journal(),
+        sys::TCA_ERR_INVALID_ARGUMENT,
+        "tca_store_journal",
+    );
 }
 
 /// tca_store_log_reductions, tca_store_take_reductions
 #[test]
 fn reductions() {
     let store = Store::with_options("counter", Some(COUNTER7), &Options::new().record()).unwrap();
-    expect_error(store.take_reductions(), sys::TCA_ERR_INVALID_ARGUMENT, "tca_store_take_reductions");
+    expect_error(
+        store.take_reductions(),
+        sys::TCA_ERR_INVALID_ARGUMENT,
+        "tca_store_take_reductions",
+    );
     store.log_reductions(true).unwrap();
     store.on_request(|_| Ok(Some(r#""a fact""#.to_string()))).unwrap();
     store.send(r#""numberFactButtonTapped""#).unwrap();
     let log = store.take_reductions().unwrap();
     assert_eq!(log.len(), 2);
     assert_eq!(log[0].origin, Origin::Host);
-    assert_eq!(log[0].action, tca::canonical_action("counter", r#""numberFactButtonTapped""#).unwrap());
+    assert_eq!(
+        log[0].action,
+        tca::canonical_action("counter", r#""numberFactButtonTapped""#).unwrap()
+    );
     assert_eq!(member(&log[0].state, "isNumberFactLoading"), "true");
     assert_eq!(log[1].origin, Origin::Effect);
     assert_eq!(member(&log[1].state, "numberFact"), r#""a fact""#);
     assert!(store.take_reductions().unwrap().is_empty());
     store.log_reductions(false).unwrap();
-    expect_error(store.take_reductions(), sys::TCA_ERR_INVALID_ARGUMENT, "tca_store_log_reductions first");
-    expect_error(Store::new("counter").unwrap().log_reductions(true), sys::TCA_ERR_INVALID_ARGUMENT, "tca_store_log_reductions");
+    expect_error(
+        store.take_reductions(),
+        sys::TCA_ERR_INVALID_ARGUMENT,
+        "tca_store_log_reductions first",
+    );
+    expect_error(
+        Store::new("counter").unwrap().log_reductions(true),
+        sys::TCA_ERR_INVALID_ARGUMENT,
+        "tca_store_log_reductions",
+    );
 }
 
 /// The JSON helpers the crate reads the library's reports with.
 #[test]
 fn json() {
-    assert_eq!(tca::items(r#"[1, "a" ,[2,{"b":null}], -0.5e+3]"#).unwrap(), vec!["1", "\"a\"", r#"[2,{"b":null}]"#, "-0.5e+3"]);
+    assert_eq!(
+        tca::items(r#"[1, "a" ,[2,{"b":null}], -0.5e+3]"#).unwrap(),
+        vec!["1", "\"a\"", r#"[2,{"b":null}]"#, "-0.5e+3"]
+    );
     assert!(tca::items(" [ ] ").unwrap().is_empty());
     let fields = tca::members(r#"{"a\/b":true,"c":{"d":[]}}"#).unwrap();
     assert_eq!(fields, vec![("a/b".to_string(), "true"), ("c".to_string(), r#"{"d":[]}"#)]);
@@ -328,12 +408,33 @@ fn json() {
     .unwrap();
     let kinds: Vec<Op> = ops.iter().map(|op| op.op).collect();
     assert_eq!(kinds, vec![Op::Move, Op::Copy, Op::Remove, Op::Test]);
-    assert_eq!((ops[0].from.as_deref(), ops[2].value.as_deref(), ops[3].value.as_deref()), (Some("/a/0"), None, Some("[1]")));
-    expect_error(tca::parse_patch(r#"[{"op":"jump","path":""}]"#), sys::TCA_ERR_JSON_SHAPE, "RFC 6902");
+    assert_eq!(
+        (ops[0].from.as_deref(), ops[2].value.as_deref(), ops[3].value.as_deref()),
+        (Some("/a/0"), None, Some("[1]"))
+    );
+    expect_error(
+        tca::parse_patch(r#"[{"op":"jump","path":""}]"#),
+        sys::TCA_ERR_JSON_SHAPE,
+        "RFC 6902",
+    );
     expect_error(tca::parse_patch(r#"[{"op":"add"}]"#), sys::TCA_ERR_JSON_SHAPE, "path");
 
     // Bad text is an error naming the byte, never a panic.
-    for text in ["", "[", "[1,]", "[01]", "[1.]", "[\"\\x\"]", "[\"a", "[tru]", "{\"a\"}", "[1] 2", "[\"\u{1}\"]", "[-]", "[1]\0"] {
+    for text in [
+        "",
+        "[",
+        "[1,]",
+        "[01]",
+        "[1.]",
+        "[\"\\x\"]",
+        "[\"a",
+        "[tru]",
+        "{\"a\"}",
+        "[1] 2",
+        "[\"\u{1}\"]",
+        "[-]",
+        "[1]\0",
+    ] {
         expect_error(tca::items(text), sys::TCA_ERR_JSON_SYNTAX, "byte");
     }
     expect_error(tca::items("{}"), sys::TCA_ERR_JSON_SHAPE, "an array");
@@ -374,33 +475,61 @@ fn sys_forms() {
     };
     unsafe {
         let mut store = ptr::null_mut();
-        assert_eq!(sys::tca_store_new(feature.as_ptr(), ptr::null(), ptr::null(), &mut store), sys::TCA_OK);
+        assert_eq!(
+            sys::tca_store_new(feature.as_ptr(), ptr::null(), ptr::null(), &mut store),
+            sys::TCA_OK
+        );
         let action = CString::new("\"incrementButtonTapped\"").unwrap();
         assert_eq!(sys::tca_store_send(store, action.as_ptr()), sys::TCA_OK);
         let (mut json, pointer) = (ptr::null_mut(), CString::new("/count").unwrap());
-        assert_eq!(sys::tca_store_get(store, pointer.as_ptr(), &mut json, ptr::null_mut()), sys::TCA_OK);
+        assert_eq!(
+            sys::tca_store_get(store, pointer.as_ptr(), &mut json, ptr::null_mut()),
+            sys::TCA_OK
+        );
         assert_eq!(text(json), "1");
         let mut id = 0u64;
-        let status = sys::tca_store_set_effect_handler(store, Some(effect), None, &mut id as *mut u64 as *mut c_void);
+        let status = sys::tca_store_set_effect_handler(
+            store,
+            Some(effect),
+            None,
+            &mut id as *mut u64 as *mut c_void,
+        );
         assert_eq!(status, sys::TCA_OK);
         let tap = CString::new("\"numberFactButtonTapped\"").unwrap();
         assert_eq!(sys::tca_store_send(store, tap.as_ptr()), sys::TCA_OK);
         let fact = CString::new("/numberFact").unwrap();
-        assert_eq!(sys::tca_store_get(store, fact.as_ptr(), &mut json, ptr::null_mut()), sys::TCA_OK);
+        assert_eq!(
+            sys::tca_store_get(store, fact.as_ptr(), &mut json, ptr::null_mut()),
+            sys::TCA_OK
+        );
         assert_eq!(text(json), "\"from sys\"");
         let message = CString::new("too late").unwrap();
-        assert_eq!(sys::tca_store_fail(store, id, message.as_ptr()), sys::TCA_ERR_REQUEST_FINISHED);
+        assert_eq!(
+            sys::tca_store_fail(store, id, message.as_ptr()),
+            sys::TCA_ERR_REQUEST_FINISHED
+        );
         sys::tca_store_free(store);
 
         let state = "{\"count\":3}";
         let mut other = ptr::null_mut();
-        let status = sys::tca_store_new_n(feature.as_ptr(), state.as_ptr() as *const c_char, state.len(), ptr::null(), &mut other);
+        let status = sys::tca_store_new_n(
+            feature.as_ptr(),
+            state.as_ptr() as *const c_char,
+            state.len(),
+            ptr::null(),
+            &mut other,
+        );
         assert_eq!(status, sys::TCA_OK);
         assert_eq!(sys::tca_store_version(other), 0);
         sys::tca_store_free(other);
 
         let mut canonical = ptr::null_mut();
-        let status = sys::tca_canonical_action(feature.as_ptr(), action.as_ptr(), &mut canonical, ptr::null_mut());
+        let status = sys::tca_canonical_action(
+            feature.as_ptr(),
+            action.as_ptr(),
+            &mut canonical,
+            ptr::null_mut(),
+        );
         assert_eq!(status, sys::TCA_OK);
         assert_eq!(text(canonical), r#"{"incrementButtonTapped":{}}"#);
     }
