@@ -43,6 +43,9 @@ static void test_errors() {
                "tca_store_send");
   moved.send(R"("incrementButtonTapped")");
   CHECK(moved.get("/count") == "1");
+  // Setting a handler on a moved-from store is refused too (it once read through a null pointer).
+  expect_error([&] { store.on_request([](tca::Store &, const tca::Request &) {}); },
+               TCA_ERR_INVALID_HANDLE, "moved from");
 }
 
 static void test_json_helpers() {
@@ -52,6 +55,9 @@ static void test_json_helpers() {
   CHECK(tca::unquote("\"a\\\"b\\u00e9\\ud83c\\udfb2\"") == "a\"b\xc3\xa9\xf0\x9f\x8e\xb2");
   CHECK(tca::unquote(tca::quote("round \t trip \"x\"")) == "round \t trip \"x\"");
   expect_error([] { tca::unquote("42"); }, TCA_ERR_JSON_SHAPE, "expected a JSON string");
+  // A quote inside, or text after the string, is not one JSON string (both were once taken).
+  expect_error([] { tca::unquote(R"("a"b")"); }, TCA_ERR_JSON_SYNTAX, "the end of the text");
+  expect_error([] { tca::unquote(R"("a" "b")"); }, TCA_ERR_JSON_SYNTAX, "the end of the text");
   expect_error([] { tca::unquote("\"\\u12\""); }, TCA_ERR_JSON_SYNTAX, "4 hex digits");
 }
 
@@ -173,6 +179,9 @@ static void test_pull_mode() {
   // The reader refuses what is not the library's array (as take_requests would report it).
   expect_error([] { tca::detail::read_requests("[{\"id\":}]"); }, TCA_ERR_JSON_SYNTAX,
                "take_requests");
+  // An id past 64 bits is refused (it once wrapped around to another request's id).
+  expect_error([] { tca::detail::read_requests(R"([{"id":18446744073709551616}])"); },
+               TCA_ERR_JSON_SHAPE, "64 bits");
   expect_error([] { tca::detail::read_requests("[{\"payload\":[1,2}"); },
                TCA_ERR_JSON_SYNTAX, "take_requests");
 }

@@ -61,6 +61,9 @@ fn json_helpers() {
     assert_eq!(tca::unquote(r#""a\"b\u00e9\ud83c\udfb2""#).unwrap(), "a\"bé🎲");
     assert_eq!(tca::unquote(&tca::quote("round \t trip")).unwrap(), "round \t trip");
     expect_error(tca::unquote("42"), sys::TCA_ERR_JSON_SHAPE, "expected a JSON string");
+    // A quote inside, or text after the string, is not one JSON string (both were once taken).
+    expect_error(tca::unquote(r#""a"b""#), sys::TCA_ERR_JSON_SYNTAX, "the end of the text");
+    expect_error(tca::unquote(r#""a" "b""#), sys::TCA_ERR_JSON_SYNTAX, "the end of the text");
     expect_error(tca::unquote(r#""\u12""#), sys::TCA_ERR_JSON_SYNTAX, "4 hex digits");
     expect_error(tca::unquote("\""), sys::TCA_ERR_JSON_SYNTAX, "the end of a string");
 }
