@@ -14,8 +14,11 @@
 //   Subscribers (Store::subscribe) hear of each change; Store::patch says what changed.
 //   An exception thrown by a handler or subscriber never crosses libtca: a handler's fails the
 //   request it was answering; either is rethrown from the Store call that ran it.
-// - A Store is used from one thread at a time (the library serializes calls on one store, but a
-//   handler's exception is kept per Store).
+// - A Store may be called from several threads (the library serializes calls on one store).
+//   Handlers and subscribers run on the thread of the call that runs them (or a threaded store's
+//   own thread); an exception one throws is kept and rethrown by the Store's next call to check
+//   (the call that ran it, when that call was on the same thread). Set handlers (on_request)
+//   before sharing the Store: setting one is not itself thread-safe.
 //
 // The parts: tca/error.hpp (tca::Error, version, status_str), tca/json.hpp (quote, unquote,
 // items, members, pointer_tokens, parse_patch), tca/records.hpp (Request, Reduction, features,
@@ -289,7 +292,7 @@ class Store {
     RequestHandler on_request;
     CancelHandler on_cancel;
     // A handler's or subscriber's exception, rethrown by the Store call that ran it.
-    std::exception_ptr pending;
+    detail::Pending pending;
 
     // NB: nothing may unwind out of a callback through libtca: every exception is caught here.
     static void request_trampoline(void *userdata, tca_store *store,
@@ -312,7 +315,7 @@ class Store {
         }
         if (raw->kind != TCA_REQUEST_FIRE_AND_FORGET)
           tca_store_fail_n(store, raw->id, message.data(), message.size());
-        if (!impl->pending) impl->pending = std::current_exception();
+        impl->pending.keep();
       }
     }
 
@@ -322,7 +325,7 @@ class Store {
       try {
         impl->on_cancel(*impl->owner, id);
       } catch (...) {
-        if (!impl->pending) impl->pending = std::current_exception();
+        impl->pending.keep();
       }
     }
   };
@@ -335,10 +338,7 @@ class Store {
 
   /// Checks a call's status, then rethrows a handler's exception that the call ran into.
   void call(tca_status status) {
-    if (impl_ && impl_->pending) {
-      std::exception_ptr pending = std::exchange(impl_->pending, nullptr);
-      std::rethrow_exception(pending);
-    }
+    if (impl_) impl_->pending.rethrow();
     detail::check(status);
   }
 

@@ -5,10 +5,14 @@
 
 #include "../tca.h"
 
+#include <atomic>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace tca {
 
@@ -44,6 +48,34 @@ inline std::string take(char *text, size_t length) {
   std::unique_ptr<char, void (*)(char *)> owned(text, tca_string_free);
   return text == nullptr ? std::string() : std::string(text, length);
 }
+
+/// The first exception a Store's handler or subscriber threw (on whichever thread ran it), kept
+/// for the Store call that ran it to rethrow.
+class Pending {
+ public:
+  /// Keeps the exception being handled, unless one is kept already.
+  void keep() noexcept {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!exception_) exception_ = std::current_exception();
+    set_.store(true, std::memory_order_release);
+  }
+  /// Rethrows the exception kept (once), if any.
+  void rethrow() {
+    // NB: the hot path (every send) is this one load.
+    if (!set_.load(std::memory_order_acquire)) return;
+    std::exception_ptr exception;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      exception = std::exchange(exception_, nullptr);
+      set_.store(false, std::memory_order_relaxed);
+    }
+    if (exception) std::rethrow_exception(exception);
+  }
+ private:
+  std::atomic<bool> set_{false};
+  std::mutex mutex_;
+  std::exception_ptr exception_;
+};
 
 }  // namespace detail
 }  // namespace tca

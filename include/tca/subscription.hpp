@@ -8,7 +8,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <exception>
 #include <functional>
 #include <string_view>
 #include <utility>
@@ -69,9 +68,9 @@ class [[nodiscard]] Subscription {
   struct Slot {
     std::function<void(uint64_t)> on_version;
     std::function<void(uint64_t, std::string_view)> on_state;
-    std::exception_ptr *pending = nullptr;  // the Store's: rethrown by the Store call
+    detail::Pending *pending = nullptr;  // the Store's: rethrown by the Store call
     std::atomic<int> running{0};
-    bool dead = false;
+    std::atomic<bool> dead{false};
   };
 
   // NB: nothing may unwind out of a callback through libtca: every exception is caught here.
@@ -91,7 +90,7 @@ class [[nodiscard]] Subscription {
     try {
       call(*slot);
     } catch (...) {
-      if (!*slot->pending) *slot->pending = std::current_exception();
+      slot->pending->keep();
     }
     if (--slot->running == 0 && slot->dead) delete slot;
   }
