@@ -220,41 +220,66 @@ CXX          ?= c++
 CXXFLAGS_TCA := -std=c++17 -Wall -Wextra -Werror -O2 -g
 CPP_BUILD    := $(BUILD)/cpp
 
-$(CPP_BUILD)/%: bindings/cpp/*/%.cpp include/tca.hpp include/tca.h $(LIB)
+$(CPP_BUILD)/%: bindings/cpp/*/%.cpp include/tca.hpp $(wildcard include/tca/*.hpp) \
+  $(wildcard bindings/cpp/tests/*.hpp) include/tca.h $(LIB)
 	mkdir -p $(CPP_BUILD)
 	$(CXX) $(CXXFLAGS_TCA) $(filter %.cpp,$^) -o $@ $(C_LINK)
 
-# The C++ tests run as built and under valgrind (a leaked string or store fails them); the example
-# must print the seeded roll and the host's fact.
-test-cpp: $(CPP_BUILD)/test_store $(CPP_BUILD)/game
+# docs/bindings.md has a row for each function of tca.h. The C++ tests (test_parity: every function
+# of tca.h the binding reaches) run as built and under valgrind (a leaked string, store or
+# subscriber fails them); the example must print the seeded roll and the host's fact, and keep its
+# die from patches alone; every snippet of docs/cpp.md builds and runs.
+CPP_TESTS := $(CPP_BUILD)/test_store $(CPP_BUILD)/test_parity
+test-cpp: $(CPP_TESTS) $(CPP_BUILD)/game
 	@echo "== C++ tests (include/tca.hpp)"
-	$(CPP_BUILD)/test_store
-	$(VALGRIND) $(VALGRIND_FLAGS) $(CPP_BUILD)/test_store
+	CC="$(CC)" scripts/check-bindings-table.sh include/tca.h docs/bindings.md
+	@for t in $(CPP_TESTS); do echo "-- $$t"; $$t || exit 1; \
+	  echo "-- valgrind $$t"; $(VALGRIND) $(VALGRIND_FLAGS) $$t || exit 1; done
 	$(CPP_BUILD)/game > $(CPP_BUILD)/game.out
 	grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(CPP_BUILD)/game.out
 	grep -q '^counter: 2 .* 2 is the number of this example.' $(CPP_BUILD)/game.out
-	@echo "== C++ example ok: $$(grep '^dice:' $(CPP_BUILD)/game.out)"
+	grep -q '^dice: [1-9][0-9]* patches followed, .* read whole 1 time(s); the kept die matches' \
+	  $(CPP_BUILD)/game.out
+	@echo "== C++ example ok: $$(grep '^dice: rolled' $(CPP_BUILD)/game.out)"
+	bindings/cpp/tests/doc-snippets.sh docs/cpp.md $(CPP_BUILD)/snippets \
+	  "$(CXX) -std=c++17 -Wall -Wextra -Werror" "$(C_LINK)"
 
 CARGO      ?= cargo
 RUST_BUILD := $(CURDIR)/$(BUILD)/rust
 RUST_ENV   := CARGO_TARGET_DIR=$(RUST_BUILD) TCA_LIB_DIR=$(CURDIR)/$(LIBDIR)
 
-# cargo test --offline (the crate has no dependencies), the test binary again under valgrind, and
-# the example, which must print the seeded roll and the host's fact. Cargo from rustup
-# (~/.cargo/bin) or Debian's cargo package (the crate avoids let-else and std::hint::black_box,
-# newer than Debian 12's Rust 1.63).
+# The table of docs/bindings.md (as test-cpp); cargo test --offline (the crate has no
+# dependencies); the test binaries (api, parity: every function of tca.h) again under valgrind;
+# the example, which must print the seeded roll and the host's fact and keep its die from patches
+# alone; a build against a folder without libtca (it must stop and say where it looked); every
+# snippet of docs/rust.md built as a crate of its own and run. Cargo from rustup (~/.cargo/bin) or
+# Debian's cargo package (the crate's rust-version is Debian 12's Rust, 1.63: no let-else, no
+# std::hint::black_box).
 test-rust: $(LIB)
 	@echo "== Rust tests (bindings/rust)"
+	CC="$(CC)" scripts/check-bindings-table.sh include/tca.h docs/bindings.md
 	@export PATH="$$PATH:$$HOME/.cargo/bin"; if scripts/need-tools.sh "the Rust tests" cargo:cargo; then \
-	  cd bindings/rust && $(RUST_ENV) $(CARGO) test --offline -q && \
+	  set -e; cd bindings/rust; $(RUST_ENV) $(CARGO) test --offline -q; \
 	  tests=$$($(RUST_ENV) $(CARGO) test --offline --no-run --message-format=json 2>/dev/null \
-	    | sed -n 's/.*"executable":"\([^"]*\/api-[^"]*\)".*/\1/p' | head -1) && \
-	  test -n "$$tests" && echo "-- valgrind $$tests" && \
-	  $(VALGRIND) $(VALGRIND_FLAGS) "$$tests" --test-threads=1 -q && \
-	  $(RUST_ENV) $(CARGO) run --offline -q --example game > $(RUST_BUILD)/game.out && \
-	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(RUST_BUILD)/game.out && \
-	  grep -q '^counter: 2 .* 2 is the number of this example.' $(RUST_BUILD)/game.out && \
-	  echo "== Rust example ok: $$(grep '^dice:' $(RUST_BUILD)/game.out)"; \
+	    | sed -n 's/.*"executable":"\([^"]*\/\(api\|parity\)-[^"]*\)".*/\1/p'); \
+	  test "$$(echo "$$tests" | wc -w)" = 2; \
+	  for t in $$tests; do echo "-- valgrind $$t"; \
+	    $(VALGRIND) $(VALGRIND_FLAGS) "$$t" --test-threads=1 -q; done; \
+	  $(RUST_ENV) $(CARGO) run --offline -q --example game > $(RUST_BUILD)/game.out; \
+	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(RUST_BUILD)/game.out; \
+	  grep -q '^counter: 2 .* 2 is the number of this example.' $(RUST_BUILD)/game.out; \
+	  grep -q '^dice: [1-9][0-9]* patches followed, .* read whole 1 time(s); the kept die matches' \
+	    $(RUST_BUILD)/game.out; \
+	  echo "== Rust example ok: $$(grep '^dice: rolled' $(RUST_BUILD)/game.out)"; \
+	  mkdir -p $(RUST_BUILD)/no-lib; \
+	  if CARGO_TARGET_DIR=$(RUST_BUILD)/no-lib-target TCA_LIB_DIR=$(RUST_BUILD)/no-lib \
+	    $(CARGO) build --offline -q > $(RUST_BUILD)/no-lib.out 2>&1; then \
+	    echo "a build without libtca succeeded"; exit 1; fi; \
+	  grep -q 'libtca not found: TCA_LIB_DIR=.* holds no libtca.so' $(RUST_BUILD)/no-lib.out; \
+	  echo "== Rust build without libtca: $$(grep -o 'libtca not found: .* holds no libtca.so' \
+	    $(RUST_BUILD)/no-lib.out)"; \
+	  $(RUST_ENV) CARGO=$(CARGO) CARGO_TARGET_DIR=$(RUST_BUILD)/snippets-target \
+	    tests/doc-snippets.sh $(CURDIR)/docs/rust.md $(RUST_BUILD)/snippets $(CURDIR)/bindings/rust; \
 	else [ $$? = 1 ]; fi
 
 LUA_BUILD := $(CURDIR)/$(BUILD)/lua
