@@ -8,6 +8,15 @@ local json = {}
 -- JSON's null, distinct from a missing member.
 json.null = setmetatable({}, { __tostring = function() return "null" end })
 
+-- The metatable of every decoded JSON array, so that an empty array is told from an empty object
+-- (tca.apply_patch needs to know: "/list/0" indexes an array, names a member of an object).
+json.array = {}
+
+-- Whether `value` is a decoded JSON array.
+function json.is_array(value)
+  return getmetatable(value) == json.array
+end
+
 local escapes = { ['"'] = '\\"', ["\\"] = "\\\\", ["\b"] = "\\b", ["\f"] = "\\f",
                   ["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t" }
 
@@ -90,7 +99,7 @@ function decode_value(text, at)
       at = skip(text, at + 1)
     end
   elseif c == "[" then
-    local array = {}
+    local array = setmetatable({}, json.array)
     at = skip(text, at + 1)
     if text:sub(at, at) == "]" then return array, at + 1 end
     while true do
