@@ -267,8 +267,10 @@ lua-cdef:
 
 # The API tests (and again under valgrind: a string the module did not free is "definitely lost";
 # LuaJIT's own reads past its strings are not counted), 100,000 frames with the JIT on, the
-# example, and the LÖVE game under Xvfb playing one roll: its final state on stdout is checked and
-# its screenshot kept in build/lua/dice-roll.png.
+# example (run from another folder, with no TCA_LIBRARY: it finds the module and the repository's
+# build/lib itself), and the LÖVE game under Xvfb playing one roll: its final state on stdout,
+# its kept state (followed by patches, JIT on) are checked and its screenshot kept in
+# build/lua/dice-roll.png.
 test-lua: $(LIB)
 	@echo "== Lua tests (bindings/lua)"
 	@if scripts/need-tools.sh "the Lua tests" $(LUA_DEBS); then \
@@ -284,8 +286,11 @@ test-lua: $(LIB)
 	    > $(LUA_BUILD)/valgrind.out 2>&1 || { cat $(LUA_BUILD)/valgrind.out; exit 1; }; \
 	  if grep -q "definitely lost: [1-9]" $(LUA_BUILD)/valgrind.out; then \
 	    cat $(LUA_BUILD)/valgrind.out; exit 1; fi; \
-	  $(LUA_ENV) luajit examples/game.lua > $(LUA_BUILD)/game.out; \
+	  (cd $(LUA_BUILD) && env -u TCA_LIBRARY luajit $(CURDIR)/bindings/lua/examples/game.lua) \
+	    > $(LUA_BUILD)/game.out; \
 	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(LUA_BUILD)/game.out; \
+	  grep -q "^followed [1-9][0-9]* patches; the kept state is the store's: true" \
+	    $(LUA_BUILD)/game.out; \
 	  grep -q '^counter: 2 .* 2 is the number of this example.' $(LUA_BUILD)/game.out; \
 	  echo "== Lua example ok: $$(grep '^dice:' $(LUA_BUILD)/game.out)"; \
 	  rm -rf $(LUA_BUILD)/love-data; \
@@ -295,6 +300,8 @@ test-lua: $(LIB)
 	  cat $(LUA_BUILD)/love.out; \
 	  grep -q '^roll landed after 500 ms: 5$$' $(LUA_BUILD)/love.out; \
 	  grep -q '^final state: {"currentRoll":5,"isRolling":false,"rollHistory":\[5\],' \
+	    $(LUA_BUILD)/love.out; \
+	  grep -q "^followed [1-9][0-9]* patches; the kept state is the store's: true; JIT on$$" \
 	    $(LUA_BUILD)/love.out; \
 	  cp $(LUA_BUILD)/love-data/love/tca-dice/dice-roll.png $(LUA_BUILD)/dice-roll.png; \
 	  echo "== LÖVE dice ok: one roll played, screenshot in build/lua/dice-roll.png"; \

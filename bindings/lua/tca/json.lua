@@ -1,4 +1,5 @@
--- The JSON a host needs, in plain Lua: decode (state parts, request payloads) and quote (answers).
+-- The JSON a host needs, in plain Lua: decode (state parts, request payloads, patches), quote
+-- (answers), equal (decoded values compared), is_array (an array told from an object).
 --
 --   local json = require("tca.json")
 --   json.decode('{"a":[1,true,null]}')   --> {a = {1, true, json.null}}
@@ -15,6 +16,20 @@ json.array = {}
 -- Whether `value` is a decoded JSON array.
 function json.is_array(value)
   return getmetatable(value) == json.array
+end
+
+-- Whether two decoded JSON values are equal (objects whatever their members' order).
+function json.equal(a, b)
+  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+  if a == b then return true end
+  if getmetatable(a) ~= getmetatable(b) then return false end
+  for key, element in pairs(a) do
+    if not json.equal(element, b[key]) then return false end
+  end
+  for key in pairs(b) do
+    if a[key] == nil then return false end
+  end
+  return true
 end
 
 local escapes = { ['"'] = '\\"', ["\\"] = "\\\\", ["\b"] = "\\b", ["\f"] = "\\f",

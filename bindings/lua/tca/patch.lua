@@ -94,19 +94,6 @@ local function copy(value)
   return out
 end
 
-local function equal(a, b)
-  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
-  if a == b then return true end
-  if getmetatable(a) ~= getmetatable(b) then return false end
-  for key, element in pairs(a) do
-    if not equal(element, b[key]) then return false end
-  end
-  for key in pairs(b) do
-    if a[key] == nil then return false end
-  end
-  return true
-end
-patch.equal = equal
 
 -- `document` with the operations of `operations` (a decoded patch, or its JSON text) applied in
 -- order. Containers are changed in place (a game keeps one state table and patches it each
@@ -133,7 +120,9 @@ function patch.apply(document, operations)
     elseif op == "copy" then
       document = add(document, path, copy(get(document, operation.from)))
     elseif op == "test" then
-      if not equal(get(document, path), operation.value) then fail("a failed test", path) end
+      if not json.equal(get(document, path), operation.value) then
+        fail("a failed test", path)
+      end
     else
       fail("an unknown op " .. tostring(op), path)
     end
