@@ -311,8 +311,10 @@ DOTNET_BUILD := $(CURDIR)/$(BUILD)/dotnet
 DOTNET_DEBS  := mcs:mono-mcs mono:mono-devel
 MCS          := mcs -nologo -warnaserror -unsafe
 
-# Tca.dll (Mono's mcs), its tests (stores freed by Dispose and by the SafeHandle's finalizer) and
-# the example, run with mono; libtca is found through LD_LIBRARY_PATH.
+# Tca.dll (Mono's mcs), its parity test (every wrapped function; stores freed by Dispose and by the
+# SafeHandle's finalizer; run with no TCA_LIBRARY: Tca.dll in build/dotnet finds the repository's
+# build/lib), the message of a library not found, and the example, which must print the seeded
+# roll, a kept state that followed the patches, and the host's fact.
 test-dotnet: $(LIB)
 	@echo "== C# tests (bindings/dotnet)"
 	@if scripts/need-tools.sh "the C# tests" $(DOTNET_DEBS); then \
@@ -320,9 +322,13 @@ test-dotnet: $(LIB)
 	  $(MCS) -target:library -out:$(DOTNET_BUILD)/Tca.dll bindings/dotnet/Tca/*.cs && \
 	  $(MCS) -r:$(DOTNET_BUILD)/Tca.dll -out:$(DOTNET_BUILD)/Tests.exe bindings/dotnet/tests/Tests.cs && \
 	  $(MCS) -r:$(DOTNET_BUILD)/Tca.dll -out:$(DOTNET_BUILD)/Game.exe bindings/dotnet/examples/Game.cs && \
-	  cd $(DOTNET_BUILD) && LD_LIBRARY_PATH=$(CURDIR)/$(LIBDIR) mono Tests.exe && \
-	  LD_LIBRARY_PATH=$(CURDIR)/$(LIBDIR) mono Game.exe > game.out && \
+	  cd $(DOTNET_BUILD) && env -u TCA_LIBRARY mono Tests.exe && \
+	  TCA_LIBRARY=/nonexistent/libtca.so.0 mono Tests.exe --missing-library && \
+	  ! TCA_LIBRARY=/nonexistent/libtca.so.0 mono Game.exe 2> missing.err && \
+	  grep -q '^libtca: cannot load libtca. Tried, in order:' missing.err && \
+	  TCA_LIBRARY=$(CURDIR)/$(LIBDIR)/libtca.so.$(SOMAJOR) mono Game.exe > game.out && \
 	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' game.out && \
+	  grep -q "^followed [1-9][0-9]* patches; the kept state is the store's: true" game.out && \
 	  grep -q '^counter: 2 .* 2 is the number of this example.' game.out && \
 	  echo "== C# example ok: $$(grep '^dice:' game.out)"; \
 	else [ $$? = 1 ]; fi
