@@ -1,8 +1,10 @@
 # libtca — build, demo, test, install.
 #   make            build/lib/libtca.so.0.1.0 (+ links), include/tca.h
 #   make demo       build, then run the C and Python examples
-#   make test       build, then run the Swift, C and Python tests, the own-feature template and
-#                   the new-feature scaffold, and an install into a temporary prefix
+#   make test       build, then run the Swift, C (also under valgrind), Python, C++, Rust, LuaJIT
+#                   (and LÖVE) and C# tests, every doc snippet, the own-feature template, the
+#                   new-feature scaffold, an install into a temporary prefix, the symbol-order
+#                   check and a 60 s fuzz run
 #   make bench      release builds, then every benchmark: one table and build/bench.json
 #   make fuzz       libFuzzer + AddressSanitizer over the C API for FUZZ_SECONDS (docs/fuzzing.md)
 #   make install    PREFIX=/usr/local: library, links, header, pkg-config file
@@ -34,7 +36,7 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.[ch]') Package
   scripts/tca.proftext.gz Makefile
 
 .PHONY: all lib demo test order-symbols test-order pgo-profile bench-scale test-swift test-c test-unwind-cxx test-python python-test-deps venv test-own-feature bench install clean \
-  test-cdef test-cpp test-rust test-lua test-dotnet lua-cdef bench-bindings \
+  test-cdef test-cpp test-rust test-lua test-dotnet test-docs lua-cdef bench-bindings \
   abi-check sanitize sanitize-address sanitize-thread examples test-install install-test-deps \
   test-new-feature fuzz
 
@@ -83,7 +85,7 @@ demo: $(C_EXAMPLES) $(VENV)/.installed
 # ---- tests -------------------------------------------------------------------------------------
 
 test: lib test-swift test-c test-unwind-cxx test-python test-own-feature test-new-feature test-install \
-  test-cpp test-rust test-lua test-dotnet test-order
+  test-cpp test-rust test-lua test-dotnet test-docs test-order
 	@echo "== all tests passed"
 
 test-swift:
@@ -332,6 +334,18 @@ test-dotnet: $(LIB)
 	  grep -q '^counter: 2 .* 2 is the number of this example.' game.out && \
 	  echo "== C# example ok: $$(grep '^dice:' game.out)"; \
 	else [ $$? = 1 ]; fi
+
+# ---- docs ----------------------------------------------------------------------------------------
+
+# Every code block of README.md and docs/*.md runs as written (scripts/check-doc-snippets.py: c,
+# cpp, rust, python, sh, lua, csharp, js and json blocks, each by its info string, in a scratch
+# folder under build/doc-snippets; blocks marked fragment, output or norun are not run). A failure
+# names the file and line. The toolchains come as for the bindings' tests; a language whose tool
+# is missing is skipped with a line (a failure on CI).
+test-docs: $(LIB) $(VENV)/.installed
+	@echo "== doc snippets (README.md, docs/*.md)"
+	@scripts/need-tools.sh "the doc snippets" luajit:luajit $(DOTNET_DEBS) || [ $$? = 1 ]
+	PATH="$$PATH:$$HOME/.cargo/bin" $(PYTHON) scripts/check-doc-snippets.py
 
 # ---- benchmarks --------------------------------------------------------------------------------
 # make bench: release builds, then every benchmark, side by side with its alternative in one run:

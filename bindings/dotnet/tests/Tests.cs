@@ -101,6 +101,7 @@ static class Tests
             Check(!taken[0].Cancelled && taken[0].Name == "numberFact.fetch" &&
                   taken[0].Payload == "1" && taken[0].Kind == RequestKind.OneShot, "the request");
             Check(taken[1].Cancelled && taken[1].Id == taken[0].Id, "the cancellation notice");
+            Throws(Status.NotAStream, "tca_store_complete", () => store.Complete(taken[2].Id));
             store.Respond(taken[2].Id, Json.Quote("1 is \"the\" loneliest number."));
             Check(Json.Unquote(store.Get("/numberFact")) == "1 is \"the\" loneliest number.",
                 "answered later");

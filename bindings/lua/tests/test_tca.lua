@@ -45,6 +45,7 @@ store:send('"numberFactButtonTapped"')
 store:send('"numberFactButtonTapped"')
 local taken = store:take_requests()
 check(#taken == 3, "three taken")
+raises(tca.ERR_NOT_A_STREAM, "tca_store_complete", store.complete, store, taken[3].id)
 check(taken[1].name == "numberFact.fetch" and taken[1].kind == "oneShot" and taken[1].payload == 1,
       "the request")
 check(taken[2].cancelled == taken[1].id, "the cancellation notice")
@@ -264,6 +265,43 @@ while threaded:value("/isRolling") and os.time() < deadline do threaded:poll() e
 check(threaded:value("/currentRoll") == 5 and landed.version == threaded:version(),
       "a threaded store's roll lands, told at poll()")
 threaded:free()
+
+-- The NUL-terminated forms, reachable raw through tca.lib (the module calls the _n forms).
+do
+  local lib = tca.lib
+  local out = ffi.new("tca_store *[1]")
+  local text, length = ffi.new("char *[1]"), ffi.new("size_t[1]")
+  check(lib.tca_store_new("counter", nil, nil, out) == 0, "tca_store_new")
+  local raw = out[0]
+  check(lib.tca_store_send(raw, '"incrementButtonTapped"') == 0, "tca_store_send")
+  check(lib.tca_store_get(raw, "/count", text, length) == 0 and ffi.string(text[0]) == "1",
+        "tca_store_get")
+  lib.tca_string_free(text[0])
+  check(lib.tca_store_new_n("counter", '{"count":2}', 11, nil, out) == 0, "tca_store_new_n")
+  local second = out[0]
+  local options = ffi.new("tca_options")
+  lib.tca_options_init(options)
+  options.requests = lib.TCA_REQUESTS_QUEUED
+  check(lib.tca_store_new_v2("counter", 7, nil, 0, options, out) == 0, "tca_store_new_v2")
+  local queued = out[0]
+  lib.tca_store_send(queued, '"numberFactButtonTapped"')
+  lib.tca_store_send(queued, '"numberFactButtonTapped"')
+  lib.tca_store_send(queued, '"numberFactButtonTapped"')
+  lib.tca_store_take_requests(queued, text, length)
+  local ids = {}
+  for id in ffi.string(text[0]):gmatch('"id":(%d+)') do ids[#ids + 1] = tonumber(id) end
+  lib.tca_string_free(text[0])
+  check(lib.tca_store_respond(queued, ids[3], '"raw"') == 0, "tca_store_respond")
+  lib.tca_store_send(queued, '"numberFactButtonTapped"')
+  lib.tca_store_take_requests(queued, text, length)
+  local last = tonumber(ffi.string(text[0]):match('"id":(%d+)'))
+  lib.tca_string_free(text[0])
+  check(lib.tca_store_fail(queued, last, "raw failure") == 0, "tca_store_fail")
+  check(lib.tca_canonical_action("counter", '"incrementButtonTapped"', text, length) == 0
+        and ffi.string(text[0], length[0]) == '{"incrementButtonTapped":{}}', "tca_canonical_action")
+  lib.tca_string_free(text[0])
+  for _, handle in ipairs({ raw, second, queued }) do lib.tca_store_free(handle) end
+end
 
 -- A library that cannot be found: the error says where the loader looked and what to set.
 local loader = io.popen("TCA_LIBRARY=/nonexistent/libtca.so.0 luajit -e 'require(\"tca\")' 2>&1")
