@@ -335,7 +335,7 @@ test-dotnet: $(LIB)
 	  echo "== C# example ok: $$(grep '^dice:' game.out)"; \
 	else [ $$? = 1 ]; fi
 
-# ---- docs ----------------------------------------------------------------------------------------
+# ---- docs --------------------------------------------------------------------------------------
 
 # Every code block of README.md and docs/*.md runs as written (scripts/check-doc-snippets.py: c,
 # cpp, rust, python, sh, lua, csharp, js and json blocks, each by its info string, in a scratch

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""check-doc-snippets.py [FILE.md ...] — every code block of README.md and docs/*.md runs as written.
+"""check-doc-snippets.py [FILE.md ...] — every code block of README.md and docs/*.md runs as
+written.
 
 Each fenced block is run by its language (the first word of its info string):
 
@@ -129,7 +130,8 @@ def run(command: List[str], cwd: Path, env: Dict[str, str], stdin: Optional[str]
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
     except subprocess.TimeoutExpired as error:
         output = error.output if isinstance(error.output, str) else ""
-        return subprocess.CompletedProcess(command, 124, output + f"\n(timed out after {timeout} s)")
+        return subprocess.CompletedProcess(command, 124,
+                                           output + f"\n(timed out after {timeout} s)")
 
 
 def split_prelude(text: str, prelude: re.Pattern) -> tuple:
@@ -195,8 +197,9 @@ class Runner:
             head, body = split_prelude(text, re.compile(r"^\s*#\s*include\b"))
             text = ("#include <cstdio>\n#include <exception>\n#include <iostream>\n"
                     "#include <string>\n#include <tca.hpp>\n" + head +
-                    "\nint main() try {\n" + body + "\n  return 0;\n} catch (const std::exception &e) {"
-                    "\n  std::fprintf(stderr, \"%s\\n\", e.what());\n  return 1;\n}\n")
+                    "\nint main() try {\n" + body + "\n  return 0;\n"
+                    "} catch (const std::exception &e) {\n"
+                    "  std::fprintf(stderr, \"%s\\n\", e.what());\n  return 1;\n}\n")
         self.native(block, text, ".cpp", ["c++", "-std=c++17", "-Wall", "-Wextra"])
 
     def native(self, block: Block, text: str, suffix: str, compiler: List[str]) -> None:
@@ -324,7 +327,8 @@ def check_file(path: Path, tally: Tally) -> None:
     blocks = blocks_of(path)
     if not any(LANGUAGES.get(b.language) for b in blocks):
         for block in blocks:
-            tally.unrun[block.language or "(none)"] = tally.unrun.get(block.language or "(none)", 0) + 1
+            name = block.language or "(none)"
+            tally.unrun[name] = tally.unrun.get(name, 0) + 1
         return
     scratch = scratch_for(path)
     runner = Runner(scratch, tally)
@@ -366,16 +370,16 @@ def main(argv: List[str]) -> int:
     def listed(counts: Dict[str, int]) -> str:
         return ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "none"
 
-    print(f"== doc snippets: ran {sum(tally.ran.values())} ({listed(tally.ran)}); marked not to run "
-          f"{sum(tally.marked.values())} ({listed(tally.marked)}); no runner for "
+    print(f"== doc snippets: ran {sum(tally.ran.values())} ({listed(tally.ran)}); marked not to "
+          f"run {sum(tally.marked.values())} ({listed(tally.marked)}); no runner for "
           f"{sum(tally.unrun.values())} ({listed(tally.unrun)})")
     for language, missing in sorted(tally.skipped.items()):
         print(f"== SKIPPED the {language} blocks: missing {missing}")
     for failure in tally.failed:
         print(f"\nFAILED {failure}", file=sys.stderr)
     if tally.failed:
-        print(f"\n== {len(tally.failed)} doc snippet(s) failed: fix the snippet, or mark a block that "
-              "is not meant to run (```c fragment, output, norun)", file=sys.stderr)
+        print(f"\n== {len(tally.failed)} doc snippet(s) failed: fix the snippet, or mark a block "
+              "that is not meant to run (```c fragment, output, norun)", file=sys.stderr)
         return 1
     if tally.skipped and os.environ.get("CI") == "true":
         return 1

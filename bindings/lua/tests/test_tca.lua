@@ -262,6 +262,7 @@ local landed = threaded:subscribe(function() end)
 threaded:send('"rollButtonTapped"')
 local deadline = os.time() + 10
 while threaded:value("/isRolling") and os.time() < deadline do threaded:poll() end
+threaded:poll()  -- NB: the roll may land between a poll and the read that saw it landed
 check(threaded:value("/currentRoll") == 5 and landed.version == threaded:version(),
       "a threaded store's roll lands, told at poll()")
 threaded:free()
