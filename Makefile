@@ -1,8 +1,10 @@
 # libtca — build, demo, test, install.
 #   make            build/lib/libtca.so.0.1.0 (+ links), include/tca.h
 #   make demo       build, then run the C and Python examples
-#   make test       build, then run the Swift, C and Python tests, the own-feature template and
-#                   the new-feature scaffold, and an install into a temporary prefix
+#   make test       build, then run the Swift, C (also under valgrind), Python, C++, Rust, LuaJIT
+#                   (and LÖVE) and C# tests, every doc snippet, the own-feature template, the
+#                   new-feature scaffold, an install into a temporary prefix, the symbol-order
+#                   check and a 60 s fuzz run
 #   make bench      release builds, then every benchmark: one table and build/bench.json
 #   make fuzz       libFuzzer + AddressSanitizer over the C API for FUZZ_SECONDS (docs/fuzzing.md)
 #   make install    PREFIX=/usr/local: library, links, header, pkg-config file
@@ -34,7 +36,7 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.[ch]') Package
   scripts/tca.proftext.gz Makefile
 
 .PHONY: all lib demo test order-symbols test-order pgo-profile bench-scale test-swift test-c test-unwind-cxx test-python python-test-deps venv test-own-feature bench install clean \
-  test-cdef test-cpp test-rust test-lua test-dotnet lua-cdef bench-bindings \
+  test-cdef test-cpp test-rust test-lua test-dotnet test-docs lua-cdef bench-bindings \
   abi-check sanitize sanitize-address sanitize-thread examples test-install install-test-deps \
   test-new-feature fuzz
 
@@ -83,7 +85,7 @@ demo: $(C_EXAMPLES) $(VENV)/.installed
 # ---- tests -------------------------------------------------------------------------------------
 
 test: lib test-swift test-c test-unwind-cxx test-python test-own-feature test-new-feature test-install \
-  test-cpp test-rust test-lua test-dotnet test-order
+  test-cpp test-rust test-lua test-dotnet test-docs test-order
 	@echo "== all tests passed"
 
 test-swift:
@@ -292,8 +294,10 @@ lua-cdef:
 
 # The API tests (and again under valgrind: a string the module did not free is "definitely lost";
 # LuaJIT's own reads past its strings are not counted), 100,000 frames with the JIT on, the
-# example, and the LÖVE game under Xvfb playing one roll: its final state on stdout is checked and
-# its screenshot kept in build/lua/dice-roll.png.
+# example (run from another folder, with no TCA_LIBRARY: it finds the module and the repository's
+# build/lib itself), and the LÖVE game under Xvfb playing one roll: its final state on stdout,
+# its kept state (followed by patches, JIT on) are checked and its screenshot kept in
+# build/lua/dice-roll.png.
 test-lua: $(LIB)
 	@echo "== Lua tests (bindings/lua)"
 	@if scripts/need-tools.sh "the Lua tests" $(LUA_DEBS); then \
@@ -309,8 +313,11 @@ test-lua: $(LIB)
 	    > $(LUA_BUILD)/valgrind.out 2>&1 || { cat $(LUA_BUILD)/valgrind.out; exit 1; }; \
 	  if grep -q "definitely lost: [1-9]" $(LUA_BUILD)/valgrind.out; then \
 	    cat $(LUA_BUILD)/valgrind.out; exit 1; fi; \
-	  $(LUA_ENV) luajit examples/game.lua > $(LUA_BUILD)/game.out; \
+	  (cd $(LUA_BUILD) && env -u TCA_LIBRARY luajit $(CURDIR)/bindings/lua/examples/game.lua) \
+	    > $(LUA_BUILD)/game.out; \
 	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(LUA_BUILD)/game.out; \
+	  grep -q "^followed [1-9][0-9]* patches; the kept state is the store's: true" \
+	    $(LUA_BUILD)/game.out; \
 	  grep -q '^counter: 2 .* 2 is the number of this example.' $(LUA_BUILD)/game.out; \
 	  echo "== Lua example ok: $$(grep '^dice:' $(LUA_BUILD)/game.out)"; \
 	  rm -rf $(LUA_BUILD)/love-data; \
@@ -321,6 +328,8 @@ test-lua: $(LIB)
 	  grep -q '^roll landed after 500 ms: 5$$' $(LUA_BUILD)/love.out; \
 	  grep -q '^final state: {"currentRoll":5,"isRolling":false,"rollHistory":\[5\],' \
 	    $(LUA_BUILD)/love.out; \
+	  grep -q "^followed [1-9][0-9]* patches; the kept state is the store's: true; JIT on$$" \
+	    $(LUA_BUILD)/love.out; \
 	  cp $(LUA_BUILD)/love-data/love/tca-dice/dice-roll.png $(LUA_BUILD)/dice-roll.png; \
 	  echo "== LÖVE dice ok: one roll played, screenshot in build/lua/dice-roll.png"; \
 	else [ $$? = 1 ]; fi
@@ -329,8 +338,10 @@ DOTNET_BUILD := $(CURDIR)/$(BUILD)/dotnet
 DOTNET_DEBS  := mcs:mono-mcs mono:mono-devel
 MCS          := mcs -nologo -warnaserror -unsafe
 
-# Tca.dll (Mono's mcs), its tests (stores freed by Dispose and by the SafeHandle's finalizer) and
-# the example, run with mono; libtca is found through LD_LIBRARY_PATH.
+# Tca.dll (Mono's mcs), its parity test (every wrapped function; stores freed by Dispose and by the
+# SafeHandle's finalizer; run with no TCA_LIBRARY: Tca.dll in build/dotnet finds the repository's
+# build/lib), the message of a library not found, and the example, which must print the seeded
+# roll, a kept state that followed the patches, and the host's fact.
 test-dotnet: $(LIB)
 	@echo "== C# tests (bindings/dotnet)"
 	@if scripts/need-tools.sh "the C# tests" $(DOTNET_DEBS); then \
@@ -338,12 +349,28 @@ test-dotnet: $(LIB)
 	  $(MCS) -target:library -out:$(DOTNET_BUILD)/Tca.dll bindings/dotnet/Tca/*.cs && \
 	  $(MCS) -r:$(DOTNET_BUILD)/Tca.dll -out:$(DOTNET_BUILD)/Tests.exe bindings/dotnet/tests/Tests.cs && \
 	  $(MCS) -r:$(DOTNET_BUILD)/Tca.dll -out:$(DOTNET_BUILD)/Game.exe bindings/dotnet/examples/Game.cs && \
-	  cd $(DOTNET_BUILD) && LD_LIBRARY_PATH=$(CURDIR)/$(LIBDIR) mono Tests.exe && \
-	  LD_LIBRARY_PATH=$(CURDIR)/$(LIBDIR) mono Game.exe > game.out && \
+	  cd $(DOTNET_BUILD) && env -u TCA_LIBRARY mono Tests.exe && \
+	  TCA_LIBRARY=/nonexistent/libtca.so.0 mono Tests.exe --missing-library && \
+	  ! TCA_LIBRARY=/nonexistent/libtca.so.0 mono Game.exe 2> missing.err && \
+	  grep -q '^libtca: cannot load libtca. Tried, in order:' missing.err && \
+	  TCA_LIBRARY=$(CURDIR)/$(LIBDIR)/libtca.so.$(SOMAJOR) mono Game.exe > game.out && \
 	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' game.out && \
+	  grep -q "^followed [1-9][0-9]* patches; the kept state is the store's: true" game.out && \
 	  grep -q '^counter: 2 .* 2 is the number of this example.' game.out && \
 	  echo "== C# example ok: $$(grep '^dice:' game.out)"; \
 	else [ $$? = 1 ]; fi
+
+# ---- docs --------------------------------------------------------------------------------------
+
+# Every code block of README.md and docs/*.md runs as written (scripts/check-doc-snippets.py: c,
+# cpp, rust, python, sh, lua, csharp, js and json blocks, each by its info string, in a scratch
+# folder under build/doc-snippets; blocks marked fragment, output or norun are not run). A failure
+# names the file and line. The toolchains come as for the bindings' tests; a language whose tool
+# is missing is skipped with a line (a failure on CI).
+test-docs: $(LIB) $(VENV)/.installed
+	@echo "== doc snippets (README.md, docs/*.md)"
+	@scripts/need-tools.sh "the doc snippets" luajit:luajit $(DOTNET_DEBS) || [ $$? = 1 ]
+	PATH="$$PATH:$$HOME/.cargo/bin" $(PYTHON) scripts/check-doc-snippets.py
 
 # ---- benchmarks --------------------------------------------------------------------------------
 # make bench: release builds, then every benchmark, side by side with its alternative in one run:
