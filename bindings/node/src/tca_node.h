@@ -1,0 +1,134 @@
+/*
+ * tca_node.h — the pieces of the Node.js addon (tca.node), shared by its files:
+ *
+ *   api.c        libtca loaded with dlopen, its functions in one table (`tca`)
+ *   addon.c      the module: its functions, the store handle, errors, strings
+ *   loop.c       the store's descriptor watched by libuv (docs/node.md, "The event loop")
+ *   subscribe.c  subscriptions: the libtca callback that calls the JavaScript function
+ *
+ * NB: libtca is opened at run time, not linked: the JavaScript side tries the places
+ * docs/node.md lists and says where it looked when none holds the library.
+ */
+#ifndef TCA_NODE_H
+#define TCA_NODE_H
+
+#define NAPI_VERSION 8
+#include <node_api.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "tca.h"
+
+/* ---- libtca's functions (api.c) -------------------------------------------------------------- */
+
+/** Every function of tca.h the addon calls, by name. */
+#define TCA_NODE_FUNCTIONS(X)                                                                  \
+  X(tca_version) X(tca_features) X(tca_string_free) X(tca_last_error) X(tca_status_str)       \
+  X(tca_options_init) X(tca_store_new_v2) X(tca_store_free) X(tca_store_send_n)               \
+  X(tca_store_state) X(tca_store_state_borrow) X(tca_store_get_n) X(tca_store_version)        \
+  X(tca_store_patch) X(tca_store_subscribe) X(tca_store_subscribe_state)                      \
+  X(tca_store_unsubscribe) X(tca_store_take_requests) X(tca_store_respond_n)                  \
+  X(tca_store_fail_n) X(tca_store_complete) X(tca_store_poll) X(tca_store_advance)            \
+  X(tca_store_next_deadline_ms) X(tca_store_fd) X(tca_store_journal) X(tca_store_replay)      \
+  X(tca_store_log_reductions) X(tca_store_take_reductions) X(tca_canonical_action_n)
+
+typedef struct tca_api {
+#define TCA_NODE_FIELD(name) __typeof__(name) *name;
+  TCA_NODE_FUNCTIONS(TCA_NODE_FIELD)
+#undef TCA_NODE_FIELD
+} tca_api;
+
+/** The loaded library's functions; all NULL until tca_node_load succeeds. */
+extern tca_api tca;
+
+/** Opens the library at `path` and fills `tca`; NULL on success, else why not (static text). */
+const char *tca_node_load(const char *path);
+
+/* ---- The store handle (addon.c) ------------------------------------------------------------ */
+
+typedef struct node_sub node_sub;
+
+/** What the addon keeps per environment (main thread, worker): napi_set_instance_data. */
+typedef struct node_instance {
+  napi_env env;
+  napi_ref make_error;  /* (status, message) => a TcaError subclass: lib/errors.js */
+  napi_ref wake;        /* (store) => store's loop turn: lib/store.js */
+  napi_async_context async;  /* the async context the loop's turns run in */
+  struct node_store *stores; /* the open stores, closed when the environment ends */
+  int ending;           /* the environment's cleanup has begun: no libuv from finalizers */
+} node_instance;
+
+/**
+ * One store. Lives until the JavaScript handle (an External) is collected and the libuv handles
+ * it owns have closed: `holds` counts those.
+ */
+typedef struct node_store {
+  napi_env env;
+  node_instance *instance;
+  tca_store *handle;     /* kept after tca_store_free: libtca refuses a freed handle by name */
+  pthread_t thread;      /* the JavaScript thread: subscribers run only on it */
+  int closed;
+  int holds;
+  int depth;             /* calls into libtca in progress (a subscriber may call again) */
+  napi_ref error;        /* the first exception a subscriber threw during the outer call */
+  node_sub *subs;
+
+  /* The loop (loop.c). */
+  napi_ref self;         /* the JavaScript Store: weak, strong while the loop holds the process */
+  int fd;
+  int real_clock;
+  int loop_takes;        /* the loop takes the requests (a handler is set, or requests: "handler") */
+  int paused;            /* the host takes requests and some wait: the descriptor stays readable */
+  int watching;          /* uv_poll started */
+  int timer_armed;
+  int referenced;        /* the loop's handles keep the process alive */
+  uv_poll_t poll;
+  uv_timer_t timer;
+  struct node_store *next, *prev; /* node_instance.stores */
+} node_store;
+
+/** Throws a TcaError of `status` with tca_last_error's message; returns NULL for the caller. */
+napi_value tca_node_throw(napi_env env, tca_status status);
+
+/** Throws the exception a subscriber threw, if the outermost call has just returned. */
+int tca_node_rethrow(node_store *store);
+
+/* ---- The event loop (loop.c) ----------------------------------------------------------------- */
+
+/** Starts watching the store's descriptor: 0, or -1 with a JavaScript error thrown. */
+int tca_node_loop_open(node_store *store);
+
+/**
+ * Brings the watchers up to date after a call into the store: the descriptor watched (or, while
+ * the host leaves requests waiting, a timer for the next deadline), and the process kept alive
+ * only while a real-clock timer is pending or requests wait for the loop to take them.
+ */
+void tca_node_loop_update(node_store *store);
+
+/** Stops the watchers and closes their handles (the store is released when they have closed). */
+void tca_node_loop_close(node_store *store);
+
+/** Drops one hold on the store's memory; frees it at zero. */
+void tca_node_release(node_store *store);
+
+/* ---- Subscriptions (subscribe.c) ----------------------------------------------------------- */
+
+napi_value tca_node_subscribe(napi_env env, napi_callback_info info);
+napi_value tca_node_unsubscribe(napi_env env, napi_callback_info info);
+
+/** Ends every subscription of a store being closed (their functions are released). */
+void tca_node_subs_clear(node_store *store);
+
+/* ---- Helpers shared by the files (addon.c) -------------------------------------------------- */
+
+/** The store behind argument `value` (an External made by open or replay), or NULL (thrown). */
+node_store *tca_node_store_arg(napi_env env, napi_value value);
+
+/** A uint64 from a JavaScript number or BigInt checked by lib/; 0, or -1 with a TypeError. */
+int tca_node_u64(napi_env env, napi_value value, uint64_t *out);
+
+/** A double for a uint64 the library gave (versions, ids, counts). */
+napi_value tca_node_number(napi_env env, uint64_t value);
+
+#endif /* TCA_NODE_H */
