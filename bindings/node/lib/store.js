@@ -23,6 +23,7 @@ class Store {
   #handler = null;
   #onCancel = null;
   #inFlight = new Map();
+  #turnPending = false;
 
   /**
    * new Store(feature, { state, clock, seed, requests, record })
@@ -39,6 +40,9 @@ class Store {
       const { journal, to, mode } = options;
       this.#handlerMode = mode === 'handler';
       this.#h = native.replay(journal, to, this.#handlerMode, this);
+      // NB: the requests a replay leaves unanswered do not make the store's descriptor
+      // readable (libtca 0.1.0): a turn of the loop takes them.
+      if (this.#handlerMode) this.#turnSoon();
       return;
     }
     args.string(feature, 'new Store: feature');
@@ -144,6 +148,7 @@ class Store {
     this.#handler = handler;
     this.#onCancel = onCancel;
     native.setLoopTakes(this.#h, this.#handlerMode || handler !== null);
+    if (handler !== null) this.#turnSoon();
   }
 
   /** The requests and cancellation notices waiting, oldest first: [{ id, name, kind, payload }
@@ -287,6 +292,17 @@ class Store {
       }
     }
     if (thrown !== null) throw thrown;
+  }
+
+  /** A turn of the loop soon (setImmediate), for requests that wait while the descriptor does
+   *  not say so: those a replay left (libtca 0.1.0), handed to a handler set after it. */
+  #turnSoon() {
+    if (this.#turnPending) return;
+    this.#turnPending = true;
+    setImmediate(() => {
+      this.#turnPending = false;
+      this[WAKE]();
+    });
   }
 
   #dispatch(item) {
