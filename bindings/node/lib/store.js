@@ -16,6 +16,10 @@ function wake(store) {
 
 native.init(errors.makeError, wake);
 
+// A Store collected without close() is closed here (its watchers hold it only while it has
+// work: a pending real-clock timer, requests for the loop to take).
+const registry = new FinalizationRegistry((h) => native.close(h));
+
 class Store {
   #h;
   #closed = false;
@@ -40,6 +44,7 @@ class Store {
       const { journal, to, mode } = options;
       this.#handlerMode = mode === 'handler';
       this.#h = native.replay(journal, to, this.#handlerMode, this);
+      registry.register(this, this.#h, this);
       // NB: the requests a replay leaves unanswered do not make the store's descriptor
       // readable (libtca 0.1.0): a turn of the loop takes them.
       if (this.#handlerMode) this.#turnSoon();
@@ -60,6 +65,7 @@ class Store {
     this.#handlerMode = requests === 'handler';
     this.#h = native.open(feature, stateText, clock === 'manual', args.u64(seed, 'new Store: seed'),
       this.#handlerMode, record, this);
+    registry.register(this, this.#h, this);
   }
 
   /**
@@ -263,6 +269,7 @@ class Store {
   close() {
     if (this.#closed) return;
     this.#closed = true;
+    registry.unregister(this);
     native.close(this.#h);
     const inFlight = [...this.#inFlight.values()];
     this.#inFlight.clear();

@@ -116,7 +116,10 @@ static napi_value undefined_value(napi_env env) {
 /* ---- Errors --------------------------------------------------------------------------------- */
 
 napi_value tca_node_throw(napi_env env, tca_status status) {
-  const char *message = tca.tca_last_error();
+  return tca_node_throw_message(env, status, tca.tca_last_error());
+}
+
+napi_value tca_node_throw_message(napi_env env, tca_status status, const char *message) {
   node_instance *instance = NULL;
   napi_get_instance_data(env, (void **)&instance);
   napi_value make = NULL;
@@ -145,89 +148,11 @@ int tca_node_rethrow(node_store *store) {
   return 1;
 }
 
-/* ---- The store handle ----------------------------------------------------------------------- */
+/* ---- Stores --------------------------------------------------------------------------------- */
 
-static const napi_type_tag store_tag = {0x7463616e6f646531ULL, 0x73746f7265746167ULL};
-
-node_store *tca_node_store_arg(napi_env env, napi_value value) {
-  bool tagged = false;
-  napi_valuetype type;
-  napi_typeof(env, value, &type);
-  if (type == napi_external) napi_check_object_type_tag(env, value, &store_tag, &tagged);
-  void *store = NULL;
-  if (!tagged || napi_get_value_external(env, value, &store) != napi_ok) {
-    napi_throw_type_error(env, NULL, "tca: not a store handle");
-    return NULL;
-  }
-  return store;
-}
-
-void tca_node_release(node_store *store) {
-  if (--store->holds == 0) free(store);
-}
-
-/// Closes a store: its watchers first (libuv must stop watching the descriptor before
-/// tca_store_free closes it), then the store, then its subscriptions.
-static void store_close(node_store *store) {
-  if (store->closed) return;
-  store->closed = 1;
-  tca_node_loop_close(store);
-  tca.tca_store_free(store->handle);
-  tca_node_subs_clear(store);
-  node_instance *instance = store->instance;
-  if (store->prev != NULL) store->prev->next = store->next;
-  else instance->stores = store->next;
-  if (store->next != NULL) store->next->prev = store->prev;
-  store->next = store->prev = NULL;
-}
-
-static void store_finalize(napi_env env, void *data, void *hint) {
-  (void)hint;
-  node_store *store = data;
-  store_close(store);
-  if (store->error != NULL) napi_delete_reference(env, store->error);
-  store->error = NULL;
-  tca_node_release(store);
-}
-
-/// The handle of a new store: a tagged External the JavaScript Store keeps, freed with it.
-static napi_value store_handle(napi_env env, tca_store *handle, int real_clock, int loop_takes,
-                               napi_value self) {
-  node_instance *instance = NULL;
-  napi_get_instance_data(env, (void **)&instance);
-  node_store *store = calloc(1, sizeof *store);
-  if (store == NULL) {
-    tca.tca_store_free(handle);
-    napi_throw_error(env, NULL, "tca: out of memory");
-    return NULL;
-  }
-  store->env = env;
-  store->instance = instance;
-  store->handle = handle;
-  store->thread = pthread_self();
-  store->real_clock = real_clock;
-  store->loop_takes = loop_takes;
-  store->fd = -1;
-  store->holds = 1;
-  napi_value external;
-  if (napi_create_external(env, store, store_finalize, NULL, &external) != napi_ok) {
-    tca.tca_store_free(handle);
-    free(store);
-    return NULL;
-  }
-  napi_type_tag_object(env, external, &store_tag);
-  store->next = instance->stores;
-  if (instance->stores != NULL) instance->stores->prev = store;
-  instance->stores = store;
-  napi_create_reference(env, self, 0, &store->self);
-  if (tca_node_loop_open(store) != 0) {
-    store_close(store);
-    return NULL;
-  }
-  return external;
-}
-
-/// open(feature, state | null, manualClock, seed, loopTakes, record, self)
+/// open(feature, state | null, manualClock, seed, loopTakes, record, self): a store's handle.
+/// Every store of the addon is in pull mode: requests reach JavaScript only through
+/// tca_store_take_requests, from lib/store.js (docs/node.md, "Requests").
 static napi_value open_store(napi_env env, napi_callback_info info) {
   ARGS(7);
   text_arg feature, state = {0};
@@ -256,7 +181,7 @@ static napi_value open_store(napi_env env, napi_callback_info info) {
     tca_status status =
         tca.tca_store_new_v2(feature.data, feature.length, has_state ? state.data : NULL,
                              has_state ? state.length : 0, &options, &handle);
-    result = status == TCA_OK ? store_handle(env, handle, !manual, loop_takes, argv[6])
+    result = status == TCA_OK ? tca_node_store_new(env, handle, !manual, loop_takes, argv[6])
                               : tca_node_throw(env, status);
   }
   text_done(&feature);
@@ -279,14 +204,14 @@ static napi_value replay_store(napi_env env, napi_callback_info info) {
   tca_status status = tca.tca_store_replay(journal.data, journal.length, to, &options, &handle);
   text_done(&journal);
   if (status != TCA_OK) return tca_node_throw(env, status);
-  return store_handle(env, handle, 0, loop_takes, argv[3]);
+  return tca_node_store_new(env, handle, 0, loop_takes, argv[3]);
 }
 
+/// close(h): nothing for a store already closed.
 static napi_value close_store(napi_env env, napi_callback_info info) {
   ARGS(1);
-  node_store *store = tca_node_store_arg(env, argv[0]);
-  if (store == NULL) return NULL;
-  store_close(store);
+  node_store *store = tca_node_store_find(env, argv[0]);
+  if (store != NULL) tca_node_store_close(store);
   return undefined_value(env);
 }
 
@@ -305,7 +230,7 @@ static napi_value ran(node_store *store, tca_status status, napi_value result) {
 
 static napi_value send_action(napi_env env, napi_callback_info info) {
   ARGS(2);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_send_n");
   text_arg action;
   if (store == NULL || text_get(env, argv[1], &action) != 0) return NULL;
   store->depth++;
@@ -318,7 +243,8 @@ static napi_value send_action(napi_env env, napi_callback_info info) {
 /// respond(h, id, json) / fail(h, id, message)
 static napi_value answer(napi_env env, napi_callback_info info, int failure) {
   ARGS(3);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store =
+      tca_node_store_arg(env, argv[0], failure ? "tca_store_fail_n" : "tca_store_respond_n");
   uint64_t id;
   text_arg text;
   if (store == NULL || tca_node_u64(env, argv[1], &id) != 0 || text_get(env, argv[2], &text) != 0)
@@ -336,7 +262,7 @@ static napi_value fail(napi_env env, napi_callback_info info) { return answer(en
 
 static napi_value complete(napi_env env, napi_callback_info info) {
   ARGS(2);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_complete");
   uint64_t id;
   if (store == NULL || tca_node_u64(env, argv[1], &id) != 0) return NULL;
   store->depth++;
@@ -347,7 +273,7 @@ static napi_value complete(napi_env env, napi_callback_info info) {
 
 static napi_value poll_store(napi_env env, napi_callback_info info) {
   ARGS(1);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_poll");
   if (store == NULL) return NULL;
   uint32_t count = 0;
   store->depth++;
@@ -358,7 +284,7 @@ static napi_value poll_store(napi_env env, napi_callback_info info) {
 
 static napi_value advance(napi_env env, napi_callback_info info) {
   ARGS(2);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_advance");
   uint64_t ms;
   if (store == NULL || tca_node_u64(env, argv[1], &ms) != 0) return NULL;
   store->depth++;
@@ -379,7 +305,7 @@ static napi_value string_result(napi_env env, node_store *store, tca_status stat
 
 static napi_value state_text(napi_env env, napi_callback_info info) {
   ARGS(1);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_state");
   if (store == NULL) return NULL;
   char *out = NULL;
   size_t length = 0;
@@ -391,7 +317,7 @@ static napi_value state_text(napi_env env, napi_callback_info info) {
 /// The state's text lent by the store, copied at once (it is valid until the next call).
 static napi_value state_borrowed(napi_env env, napi_callback_info info) {
   ARGS(1);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_state_borrow");
   if (store == NULL) return NULL;
   const char *lent = NULL;
   size_t length = 0;
@@ -404,7 +330,7 @@ static napi_value state_borrowed(napi_env env, napi_callback_info info) {
 
 static napi_value get(napi_env env, napi_callback_info info) {
   ARGS(2);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_get_n");
   text_arg pointer;
   if (store == NULL || text_get(env, argv[1], &pointer) != 0) return NULL;
   char *out = NULL;
@@ -416,7 +342,7 @@ static napi_value get(napi_env env, napi_callback_info info) {
 
 static napi_value version(napi_env env, napi_callback_info info) {
   ARGS(1);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_version");
   if (store == NULL) return NULL;
   uint64_t value = tca.tca_store_version(store->handle);
   if (value == TCA_VERSION_NONE) return tca_node_throw(env, TCA_ERR_INVALID_HANDLE);
@@ -425,7 +351,7 @@ static napi_value version(napi_env env, napi_callback_info info) {
 
 static napi_value patch(napi_env env, napi_callback_info info) {
   ARGS(2);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_patch");
   uint64_t since;
   if (store == NULL || tca_node_u64(env, argv[1], &since) != 0) return NULL;
   char *out = NULL;
@@ -437,7 +363,7 @@ static napi_value patch(napi_env env, napi_callback_info info) {
 /// takeRequests: the loop's watcher is updated (the descriptor stops being readable).
 static napi_value take_requests(napi_env env, napi_callback_info info) {
   ARGS(1);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_take_requests");
   if (store == NULL) return NULL;
   char *out = NULL;
   size_t length = 0;
@@ -447,7 +373,7 @@ static napi_value take_requests(napi_env env, napi_callback_info info) {
 
 static napi_value journal(napi_env env, napi_callback_info info) {
   ARGS(1);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_journal");
   if (store == NULL) return NULL;
   char *out = NULL;
   size_t length = 0;
@@ -457,7 +383,7 @@ static napi_value journal(napi_env env, napi_callback_info info) {
 
 static napi_value log_reductions(napi_env env, napi_callback_info info) {
   ARGS(2);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_log_reductions");
   if (store == NULL) return NULL;
   bool enabled = false;
   napi_get_value_bool(env, argv[1], &enabled);
@@ -467,7 +393,7 @@ static napi_value log_reductions(napi_env env, napi_callback_info info) {
 
 static napi_value take_reductions(napi_env env, napi_callback_info info) {
   ARGS(1);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_take_reductions");
   if (store == NULL) return NULL;
   char *out = NULL;
   size_t length = 0;
@@ -475,13 +401,12 @@ static napi_value take_reductions(napi_env env, napi_callback_info info) {
   return string_result(env, NULL, status, out, length);
 }
 
-/// Milliseconds to the next timer, -1 for none; a closed store's error thrown.
+/// Milliseconds to the next timer, -1 for none.
 static napi_value next_deadline(napi_env env, napi_callback_info info) {
   ARGS(1);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_next_deadline_ms");
   if (store == NULL) return NULL;
   int64_t ms = tca.tca_store_next_deadline_ms(store->handle);
-  if (ms < 0 && store->closed) return tca_node_throw(env, TCA_ERR_INVALID_HANDLE);
   napi_value result;
   napi_create_double(env, (double)ms, &result);
   return result;
@@ -489,10 +414,10 @@ static napi_value next_deadline(napi_env env, napi_callback_info info) {
 
 static napi_value descriptor(napi_env env, napi_callback_info info) {
   ARGS(1);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_fd");
   if (store == NULL) return NULL;
   int fd = tca.tca_store_fd(store->handle);
-  if (fd < 0) return tca_node_throw(env, store->closed ? TCA_ERR_INVALID_HANDLE : TCA_ERR_SYSTEM);
+  if (fd < 0) return tca_node_throw(env, TCA_ERR_SYSTEM);
   napi_value result;
   napi_create_int32(env, fd, &result);
   return result;
@@ -501,7 +426,7 @@ static napi_value descriptor(napi_env env, napi_callback_info info) {
 /// setLoopTakes(h, on): whether the loop takes the requests (a handler was set or removed).
 static napi_value set_loop_takes(napi_env env, napi_callback_info info) {
   ARGS(2);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "Store.onRequest");
   if (store == NULL) return NULL;
   bool on = false;
   napi_get_value_bool(env, argv[1], &on);
@@ -571,51 +496,14 @@ static napi_value canonical_action(napi_env env, napi_callback_info info) {
 
 /* ---- The module ----------------------------------------------------------------------------- */
 
-/// Closes the stores still open when the environment ends (the process exits, a worker stops).
-static void instance_cleanup(void *data) {
-  node_instance *instance = data;
-  while (instance->stores != NULL) store_close(instance->stores);
-  instance->ending = 1;
-  if (instance->async != NULL) napi_async_destroy(instance->env, instance->async);
-  instance->async = NULL;
-}
-
-static void instance_finalize(napi_env env, void *data, void *hint) {
-  (void)hint;
-  node_instance *instance = data;
-  if (instance->make_error != NULL) napi_delete_reference(env, instance->make_error);
-  if (instance->wake != NULL) napi_delete_reference(env, instance->wake);
-  free(instance);
-}
-
-/// init(makeError, wake): the functions the addon calls back.
-static napi_value init(napi_env env, napi_callback_info info) {
-  ARGS(2);
-  node_instance *instance = NULL;
-  napi_get_instance_data(env, (void **)&instance);
-  if (instance->make_error == NULL) {
-    napi_create_reference(env, argv[0], 1, &instance->make_error);
-    napi_create_reference(env, argv[1], 1, &instance->wake);
-    napi_value resource, name;
-    napi_create_object(env, &resource);
-    napi_create_string_utf8(env, "tca.Store", NAPI_AUTO_LENGTH, &name);
-    napi_async_init(env, resource, name, &instance->async);
-  }
-  return undefined_value(env);
-}
-
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
-  node_instance *instance = calloc(1, sizeof *instance);
-  if (instance == NULL) return NULL;
-  instance->env = env;
-  napi_set_instance_data(env, instance, instance_finalize, NULL);
-  napi_add_env_cleanup_hook(env, instance_cleanup, instance);
+  if (tca_node_instance_new(env) != 0) return NULL;
   static const struct {
     const char *name;
     napi_callback fn;
   } functions[] = {
       {"load", load},
-      {"init", init},
+      {"init", tca_node_init},
       {"libraryVersion", library_version},
       {"features", features},
       {"statusString", status_string},

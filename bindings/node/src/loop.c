@@ -31,8 +31,8 @@ static void turn(node_store *store) {
   napi_value self = NULL;
   if (store->self != NULL) napi_get_reference_value(env, store->self, &self);
   if (self == NULL) {
-    // NB: the Store was collected: its handle's finalizer closes the store; until then the
-    // descriptor must not make the loop spin.
+    // NB: the Store was collected: its FinalizationRegistry closes the store (lib/store.js);
+    // until then the descriptor must not make the loop spin.
     if (store->watching) uv_poll_stop(&store->poll);
     store->watching = 0;
     napi_close_handle_scope(env, scope);

@@ -60,7 +60,7 @@ napi_value tca_node_subscribe(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_subscribe");
   if (store == NULL) return NULL;
   bool with_state = false;
   napi_get_value_bool(env, argv[2], &with_state);
@@ -97,7 +97,7 @@ napi_value tca_node_unsubscribe(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  node_store *store = tca_node_store_arg(env, argv[0]);
+  node_store *store = tca_node_store_arg(env, argv[0], "tca_store_unsubscribe");
   uint64_t token;
   if (store == NULL || tca_node_u64(env, argv[1], &token) != 0) return NULL;
   tca_status status = tca.tca_store_unsubscribe(store->handle, token);

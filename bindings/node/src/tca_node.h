@@ -2,7 +2,8 @@
  * tca_node.h — the pieces of the Node.js addon (tca.node), shared by its files:
  *
  *   api.c        libtca loaded with dlopen, its functions in one table (`tca`)
- *   addon.c      the module: its functions, the store handle, errors, strings
+ *   addon.c      the module: its functions, errors, strings
+ *   handles.c    the stores of an environment, named by numbers; their life and close
  *   loop.c       the store's descriptor watched by libuv (docs/node.md, "The event loop")
  *   subscribe.c  subscriptions: the libtca callback that calls the JavaScript function
  *
@@ -53,20 +54,24 @@ typedef struct node_sub node_sub;
 typedef struct node_instance {
   napi_env env;
   napi_ref make_error;  /* (status, message) => a TcaError subclass: lib/errors.js */
-  napi_ref wake;        /* (store) => store's loop turn: lib/store.js */
+  napi_ref wake;        /* (store) => the store's turn of the loop: lib/store.js */
   napi_async_context async;  /* the async context the loop's turns run in */
-  struct node_store *stores; /* the open stores, closed when the environment ends */
-  int ending;           /* the environment's cleanup has begun: no libuv from finalizers */
+  /* The open stores by slot (handles.c): a handle is a slot and the slot's generation. */
+  struct node_store **stores;
+  uint32_t *generations;
+  uint32_t *free_slots;
+  uint32_t count, capacity, free_count;
 } node_instance;
 
 /**
- * One store. Lives until the JavaScript handle (an External) is collected and the libuv handles
- * it owns have closed: `holds` counts those.
+ * One store. Lives until it is closed and the libuv handles it owns have closed: `holds` counts
+ * those (1 while open, +1 for each handle).
  */
 typedef struct node_store {
   napi_env env;
   node_instance *instance;
-  tca_store *handle;     /* kept after tca_store_free: libtca refuses a freed handle by name */
+  uint32_t index;        /* its slot in instance->stores */
+  tca_store *handle;
   pthread_t thread;      /* the JavaScript thread: subscribers run only on it */
   int closed;
   int holds;
@@ -85,11 +90,35 @@ typedef struct node_store {
   int referenced;        /* the loop's handles keep the process alive */
   uv_poll_t poll;
   uv_timer_t timer;
-  struct node_store *next, *prev; /* node_instance.stores */
 } node_store;
 
 /** Throws a TcaError of `status` with tca_last_error's message; returns NULL for the caller. */
 napi_value tca_node_throw(napi_env env, tca_status status);
+
+/** Throws a TcaError of `status` with `message`; returns NULL. */
+napi_value tca_node_throw_message(napi_env env, tca_status status, const char *message);
+
+/* ---- Handles (handles.c) ----------------------------------------------------------------- */
+
+/** The addon's state for a new environment; 0, or -1 out of memory. */
+int tca_node_instance_new(napi_env env);
+
+/** init(makeError, wake) */
+napi_value tca_node_init(napi_env env, napi_callback_info info);
+
+/** The handle of a new store made of `handle` (freed on failure); NULL with an error thrown. */
+napi_value tca_node_store_new(napi_env env, tca_store *handle, int real_clock, int loop_takes,
+                              napi_value self);
+
+/** The open store a handle names, or NULL. */
+node_store *tca_node_store_find(napi_env env, napi_value value);
+
+/** The open store a handle names, or NULL with InvalidHandleError ("function: the store is
+ *  closed") or a TypeError thrown. */
+node_store *tca_node_store_arg(napi_env env, napi_value value, const char *function);
+
+/** Closes a store (nothing if it is closed). */
+void tca_node_store_close(node_store *store);
 
 /** Throws the exception a subscriber threw, if the outermost call has just returned. */
 int tca_node_rethrow(node_store *store);
@@ -121,9 +150,6 @@ napi_value tca_node_unsubscribe(napi_env env, napi_callback_info info);
 void tca_node_subs_clear(node_store *store);
 
 /* ---- Helpers shared by the files (addon.c) -------------------------------------------------- */
-
-/** The store behind argument `value` (an External made by open or replay), or NULL (thrown). */
-node_store *tca_node_store_arg(napi_env env, napi_value value);
 
 /** A uint64 from a JavaScript number or BigInt checked by lib/; 0, or -1 with a TypeError. */
 int tca_node_u64(napi_env env, napi_value value, uint64_t *out);

@@ -67,7 +67,7 @@ test('freed store: every call throws InvalidHandleError', () => {
     takeReductions: () => store.takeReductions(),
   };
   for (const [name, call] of Object.entries(calls)) {
-    throwsTca(call, tca.InvalidHandleError, 2, /not a live store/);
+    throwsTca(call, tca.InvalidHandleError, 2, /^(tca_store_\w+|Store\.onRequest): the store is closed$/);
     assert.ok(name);
   }
 });
@@ -171,4 +171,6 @@ test('a subscriber may send (queued) and close the store', () => {
 test('a store handle from elsewhere is refused', () => {
   const { addon } = require('../lib/native');
   assert.throws(() => addon.send({}, '"x"'), { name: 'TypeError', message: /not a store handle/ });
+  throwsTca(() => addon.send(12345, '"x"'), tca.InvalidHandleError, 2, /tca_store_send_n: the store is closed/);
+  throwsTca(() => addon.send(-1, '"x"'), tca.InvalidHandleError, 2, /closed/);
 });
