@@ -327,9 +327,11 @@ NODE_ADDON   := $(BUILD)/node/tca.node
 NODE_DEBS    := node:nodejs tsc:node-typescript
 # node_api.h and uv.h: node's own include folder (NodeSource's nodejs, Node's own builds), else
 # Debian's libnode-dev (/usr/include/node).
-NODE_INCLUDE ?= $(firstword $(wildcard $(dir $(realpath $(shell command -v node 2>/dev/null)))../include/node) \
+NODE_BIN     := $(dir $(realpath $(shell command -v node 2>/dev/null)))
+NODE_INCLUDE ?= $(firstword $(if $(NODE_BIN),$(wildcard $(NODE_BIN)../include/node)) \
   /usr/include/node)
-NODE_ENV     := TCA_LIBRARY=$(CURDIR)/$(LIBDIR)/libtca.so.$(SOMAJOR) TCA_NODE_ADDON=$(CURDIR)/$(NODE_ADDON)
+NODE_ENV     := TCA_LIBRARY=$(CURDIR)/$(LIBDIR)/libtca.so.$(SOMAJOR) \
+  TCA_NODE_ADDON=$(CURDIR)/$(NODE_ADDON)
 TSC_FLAGS    := --strict --noEmit --target es2020 --module commonjs --lib es2020
 
 # tca.node, the addon: C against Node-API with one cc line (no node-gyp, nothing from npm). It

@@ -79,7 +79,10 @@ export class Store {
 
   /** Returns the function that unsubscribes. */
   subscribe(fn: (version: number) => void): () => void;
-  subscribe<S = any>(fn: (version: number, state: S) => void, options: { state: true }): () => void;
+  subscribe<S = any>(
+    fn: (version: number, state: S) => void,
+    options: { state: true }
+  ): () => void;
 
   onRequest(handler: RequestHandler | null, onCancel?: ((id: number) => void) | null): void;
   takeRequests(): PendingItem[];
@@ -113,7 +116,11 @@ export function libraryVersion(): string;
 export function libraryPath(): string;
 export function canonicalAction(feature: string, action: string | object | Uint8Array): string;
 export function statusString(status: number): string;
-export function replay(journal: string | Uint8Array, to?: U64 | null, options?: ReplayOptions): Store;
+export function replay(
+  journal: string | Uint8Array,
+  to?: U64 | null,
+  options?: ReplayOptions
+): Store;
 export function applyPatch<T = any>(document: T, patch: PatchOperation[]): T;
 
 /** Every failure of libtca: `status` is tca.h's code, `code` its name, `message` the library's. */

@@ -21,7 +21,9 @@ function libraryVersion() {
  *  their canonical texts are equal). The action is taken as store.send takes it. */
 function canonicalAction(feature, action) {
   args.string(feature, 'canonicalAction: feature');
-  const text = typeof action === 'string' ? JSON.stringify(action) : args.json(action, 'canonicalAction: action');
+  const text = typeof action === 'string'
+    ? JSON.stringify(action)
+    : args.json(action, 'canonicalAction: action');
   return native.canonicalAction(feature, text);
 }
 

@@ -40,8 +40,9 @@ async function dice() {
       patches++;
     }
     if (frame % 5 === 0 || frame === 35) {
-      const face = view.isRolling ? '~' : view.currentRoll === null ? ' ' : String(view.currentRoll);
-      console.log(`frame ${String(frame).padStart(2)}  t=${String(elapsed).padStart(3)} ms  die [${face}]`);
+      const face = view.isRolling ? '~' : view.currentRoll === null ? ' ' : view.currentRoll;
+      const time = String(elapsed).padStart(3);
+      console.log(`frame ${String(frame).padStart(2)}  t=${time} ms  die [${face}]`);
     }
     // Fixed timestep: frame n is at n * 1000 / 60 ms; the clock moves 16 or 17 ms a frame.
     const next = Math.floor(((frame + 1) * 1000) / 60);

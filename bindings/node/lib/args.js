@@ -38,8 +38,12 @@ function oneOf(value, choices, what) {
 
 function describe(value) {
   if (value === null) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value.length > 20 ? value.slice(0, 20) + '…' : value);
-  if (typeof value === 'object') return `an object (${value.constructor ? value.constructor.name : 'null prototype'})`;
+  if (typeof value === 'string') {
+    return JSON.stringify(value.length > 20 ? value.slice(0, 20) + '…' : value);
+  }
+  if (typeof value === 'object') {
+    return `an object (${value.constructor ? value.constructor.name : 'null prototype'})`;
+  }
   return `${typeof value} ${String(value)}`;
 }
 
@@ -52,7 +56,9 @@ function json(value, what) {
   } catch (error) {
     throw new TypeError(`${what} cannot be written as JSON: ${error.message}`);
   }
-  if (text === undefined) throw new TypeError(`${what} cannot be written as JSON: ${describe(value)}`);
+  if (text === undefined) {
+    throw new TypeError(`${what} cannot be written as JSON: ${describe(value)}`);
+  }
   return text;
 }
 

@@ -22,7 +22,10 @@ function addonCandidates() {
     [path.join(PACKAGE, 'build', 'tca.node'), "the package's build folder"],
   ];
   const root = repository();
-  if (root) found.push([path.join(root, 'build', 'node', 'tca.node'), "this repository's `make node-addon`"]);
+  if (root) {
+    const built = path.join(root, 'build', 'node', 'tca.node');
+    found.push([built, "this repository's `make node-addon`"]);
+  }
   return found;
 }
 
@@ -58,8 +61,8 @@ function loadAddon() {
   }
   throw new Error(
     'cannot load tca.node, the Node addon of libtca. Tried, in order:\n' + tried.join('\n') +
-      '\nTo fix: build it (`make node-addon` in the libtca repository writes build/node/tca.node),' +
-      ' or set TCA_NODE_ADDON to the path of tca.node.'
+      '\nTo fix: build it (`make node-addon` in the libtca repository writes' +
+      ' build/node/tca.node), or set TCA_NODE_ADDON to the path of tca.node.'
   );
 }
 
@@ -90,8 +93,8 @@ function loadLibrary(addon) {
   }
   throw new Error(
     'cannot load libtca. Tried, in order:\n' + tried.join('\n') +
-      '\nTo fix: build it (`make lib` in the libtca repository), install it (`make install`, then' +
-      ' `ldconfig`), or set TCA_LIBRARY to the path of libtca.so.0.'
+      '\nTo fix: build it (`make lib` in the libtca repository), install it' +
+      ' (`make install`, then `ldconfig`), or set TCA_LIBRARY to the path of libtca.so.0.'
   );
 }
 

@@ -63,7 +63,8 @@ class Store {
         ? state
         : args.json(state, 'new Store: state');
     this.#handlerMode = requests === 'handler';
-    this.#h = native.open(feature, stateText, clock === 'manual', args.u64(seed, 'new Store: seed'),
+    const manual = clock === 'manual';
+    this.#h = native.open(feature, stateText, manual, args.u64(seed, 'new Store: seed'),
       this.#handlerMode, record, this);
     registry.register(this, this.#h, this);
   }
@@ -76,7 +77,8 @@ class Store {
     if (typeof journal !== 'string' && !(journal instanceof Uint8Array)) {
       throw new TypeError('Store.replay: journal must be a string or a Uint8Array');
     }
-    const version = to === undefined || to === null ? args.UINT64_MAX : args.u64(to, 'Store.replay: to');
+    const version =
+      to === undefined || to === null ? args.UINT64_MAX : args.u64(to, 'Store.replay: to');
     const { requests = 'handler' } = options || {};
     args.oneOf(requests, ['handler', 'queued'], 'Store.replay: requests');
     return new this(REPLAY, { journal, to: version, mode: requests });
@@ -87,7 +89,9 @@ class Store {
    * as it is, anything else a value written with JSON.stringify ({ setCount: 5 }).
    */
   send(action) {
-    native.send(this.#h, typeof action === 'string' ? JSON.stringify(action) : args.json(action, 'send: action'));
+    const json =
+      typeof action === 'string' ? JSON.stringify(action) : args.json(action, 'send: action');
+    native.send(this.#h, json);
   }
 
   /** The state, parsed from the store's JSON (a new value each call). */
@@ -132,7 +136,9 @@ class Store {
   subscribe(fn, options = {}) {
     args.fn(fn, 'subscribe: fn');
     const withState = Boolean(options && options.state);
-    const call = withState ? (version, text) => fn(version, text === null ? null : JSON.parse(text)) : fn;
+    const call = withState
+      ? (version, text) => fn(version, text === null ? null : JSON.parse(text))
+      : fn;
     const h = this.#h;
     const token = native.subscribe(h, call, withState);
     let live = true;

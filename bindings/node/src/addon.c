@@ -128,7 +128,8 @@ napi_value tca_node_throw_message(napi_env env, tca_status status, const char *m
   napi_value args[2], error;
   napi_create_int32(env, status, &args[0]);
   napi_create_string_utf8(env, message, NAPI_AUTO_LENGTH, &args[1]);
-  if (make == NULL || napi_call_function(env, undefined_value(env), make, 2, args, &error) != napi_ok) {
+  if (make == NULL ||
+      napi_call_function(env, undefined_value(env), make, 2, args, &error) != napi_ok) {
     bool pending = false;
     napi_is_exception_pending(env, &pending);
     if (!pending) napi_throw_error(env, NULL, message);
@@ -335,7 +336,8 @@ static napi_value get(napi_env env, napi_callback_info info) {
   if (store == NULL || text_get(env, argv[1], &pointer) != 0) return NULL;
   char *out = NULL;
   size_t length = 0;
-  tca_status status = tca.tca_store_get_n(store->handle, pointer.data, pointer.length, &out, &length);
+  tca_status status =
+      tca.tca_store_get_n(store->handle, pointer.data, pointer.length, &out, &length);
   text_done(&pointer);
   return string_result(env, NULL, status, out, length);
 }

@@ -1,5 +1,5 @@
 /*
- * subscribe.c — store.subscribe(fn): tca_store_subscribe with a function of the JavaScript thread.
+ * subscribe.c — store.subscribe(fn): tca_store_subscribe calling a JavaScript function.
  *
  * libtca calls a subscriber at the end of a call into the store that changed the state, on the
  * thread of that call. The addon's stores are never threaded and are called only from the

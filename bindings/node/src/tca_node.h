@@ -21,7 +21,7 @@
 
 #include "tca.h"
 
-/* ---- libtca's functions (api.c) -------------------------------------------------------------- */
+/* ---- libtca's functions (api.c) ------------------------------------------------------------ */
 
 /** Every function of tca.h the addon calls, by name. */
 #define TCA_NODE_FUNCTIONS(X)                                                                  \
@@ -83,7 +83,7 @@ typedef struct node_store {
   napi_ref self;         /* the JavaScript Store: weak, strong while the loop holds the process */
   int fd;
   int real_clock;
-  int loop_takes;        /* the loop takes the requests (a handler is set, or requests: "handler") */
+  int loop_takes;        /* the loop takes the requests (a handler, or requests: "handler") */
   int paused;            /* the host takes requests and some wait: the descriptor stays readable */
   int watching;          /* uv_poll started */
   int timer_armed;
@@ -123,7 +123,7 @@ void tca_node_store_close(node_store *store);
 /** Throws the exception a subscriber threw, if the outermost call has just returned. */
 int tca_node_rethrow(node_store *store);
 
-/* ---- The event loop (loop.c) ----------------------------------------------------------------- */
+/* ---- The event loop (loop.c) --------------------------------------------------------------- */
 
 /** Starts watching the store's descriptor: 0, or -1 with a JavaScript error thrown. */
 int tca_node_loop_open(node_store *store);

@@ -31,9 +31,11 @@ test('bad JSON: JSONSyntaxError, and nothing sent', () => {
 
 test('unknown case: JSONShapeError naming it', () => {
   const store = new Store('counter', { clock: 'manual' });
-  throwsTca(() => store.send('jumpButtonTapped'), tca.JSONShapeError, 5, /"jumpButtonTapped" is not a known case/);
+  throwsTca(() => store.send('jumpButtonTapped'), tca.JSONShapeError, 5,
+    /"jumpButtonTapped" is not a known case/);
   throwsTca(() => store.send({ jumpButtonTapped: {} }), tca.JSONShapeError, 5, /jumpButtonTapped/);
-  throwsTca(() => new Store('counter', { state: { count: 'x' } }), tca.JSONShapeError, 5, /at \/count/);
+  throwsTca(() => new Store('counter', { state: { count: 'x' } }), tca.JSONShapeError, 5,
+    /at \/count/);
   throwsTca(() => tca.canonicalAction('counter', 'jump'), tca.JSONShapeError, 5, /jump/);
   assert.ok(tca.JSONShapeError.prototype instanceof tca.JSONError);
   assert.equal(store.get('/count'), 0);
@@ -67,7 +69,8 @@ test('freed store: every call throws InvalidHandleError', () => {
     takeReductions: () => store.takeReductions(),
   };
   for (const [name, call] of Object.entries(calls)) {
-    throwsTca(call, tca.InvalidHandleError, 2, /^(tca_store_\w+|Store\.onRequest): the store is closed$/);
+    throwsTca(call, tca.InvalidHandleError, 2,
+      /^(tca_store_\w+|Store\.onRequest): the store is closed$/);
     assert.ok(name);
   }
 });
@@ -102,16 +105,20 @@ test('arguments are checked before C, naming the call', () => {
   assert.throws(() => store.advance(1.5), RangeError);
   assert.throws(() => store.advance(2 ** 60), { name: 'RangeError', message: /BigInt/ });
   assert.throws(() => store.advance(1n << 64n), RangeError);
-  assert.throws(() => store.advance('1'), { name: 'TypeError', message: /advance: ms must be a number/ });
-  assert.throws(() => store.respond(1, undefined), { name: 'TypeError', message: /respond: value/ });
+  assert.throws(() => store.advance('1'),
+    { name: 'TypeError', message: /advance: ms must be a number/ });
+  assert.throws(() => store.respond(1, undefined),
+    { name: 'TypeError', message: /respond: value/ });
   assert.throws(() => store.send(undefined), TypeError);
-  assert.throws(() => store.send({ big: 1n }), { name: 'TypeError', message: /send: action cannot be written as JSON/ });
+  assert.throws(() => store.send({ big: 1n }),
+    { name: 'TypeError', message: /send: action cannot be written as JSON/ });
   assert.throws(() => store.fail(1, 42), { name: 'TypeError', message: /fail: message/ });
   assert.throws(() => store.get(7), { name: 'TypeError', message: /get: pointer/ });
   assert.throws(() => store.subscribe('no'), { name: 'TypeError', message: /subscribe: fn/ });
   assert.throws(() => store.onRequest(1), TypeError);
   assert.throws(() => new Store(5), { name: 'TypeError', message: /feature/ });
-  assert.throws(() => new Store('counter', { clock: 'fast' }), { name: 'TypeError', message: /clock/ });
+  assert.throws(() => new Store('counter', { clock: 'fast' }),
+    { name: 'TypeError', message: /clock/ });
   assert.throws(() => new Store('counter', { requests: 'later' }), TypeError);
   assert.throws(() => new Store('counter', { seed: -1 }), RangeError);
   assert.throws(() => Store.replay(42), TypeError);
@@ -121,7 +128,8 @@ test('arguments are checked before C, naming the call', () => {
 
 test('a NUL inside a string goes to the library with its length', () => {
   const store = new Store('counter', { clock: 'manual' });
-  throwsTca(() => store.send(new TextEncoder().encode('"incrementButtonTapped"\0')), tca.JSONSyntaxError, 4, /./);
+  const withNul = new TextEncoder().encode('"incrementButtonTapped"\0');
+  throwsTca(() => store.send(withNul), tca.JSONSyntaxError, 4, /./);
   throwsTca(() => new Store('counter\0x'), tca.UnknownFeatureError, 3, /./);
   throwsTca(() => store.get('/count\0'), tca.NotFoundError, 12, /./);
   store.close();
@@ -171,6 +179,7 @@ test('a subscriber may send (queued) and close the store', () => {
 test('a store handle from elsewhere is refused', () => {
   const { addon } = require('../lib/native');
   assert.throws(() => addon.send({}, '"x"'), { name: 'TypeError', message: /not a store handle/ });
-  throwsTca(() => addon.send(12345, '"x"'), tca.InvalidHandleError, 2, /tca_store_send_n: the store is closed/);
+  throwsTca(() => addon.send(12345, '"x"'), tca.InvalidHandleError, 2,
+    /tca_store_send_n: the store is closed/);
   throwsTca(() => addon.send(-1, '"x"'), tca.InvalidHandleError, 2, /closed/);
 });

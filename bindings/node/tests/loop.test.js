@@ -13,7 +13,8 @@ const PACKAGE = path.resolve(__dirname, '..');
 
 /** Runs a script in a new node process (the package as `tca`); its status, stdout and stderr. */
 function runNode(script, flags = []) {
-  const result = spawnSync(process.execPath, [...flags, '-e', `const tca = require(${JSON.stringify(PACKAGE)});\n${script}`], {
+  const source = `const tca = require(${JSON.stringify(PACKAGE)});\n${script}`;
+  const result = spawnSync(process.execPath, [...flags, '-e', source], {
     encoding: 'utf8',
     timeout: 30000,
   });
@@ -21,7 +22,7 @@ function runNode(script, flags = []) {
   return result;
 }
 
-test('a real-clock timer fires from the loop: the roll lands with no poll by the program', async () => {
+test('a real-clock timer fires from the loop: no poll by the program', async () => {
   const store = new Store('dice', { seed: 7 });
   const buzzes = [];
   store.onRequest((request) => buzzes.push(request.payload));
@@ -33,14 +34,17 @@ test('a real-clock timer fires from the loop: the roll lands with no poll by the
   store.close();
 });
 
+const FAILED = 'Could not load a number fact: ';
+
 test('handlers: a value, a promise, a rejection, a throw, none at all', async () => {
   const cases = [
     [(r) => `${r.payload} is a value.`, { numberFact: '0 is a value.' }],
     [async (r) => `${r.payload} is a promise.`, { numberFact: '0 is a promise.' }],
-    [() => Promise.reject(new Error('offline')), { numberFactError: 'Could not load a number fact: offline' }],
-    [() => { throw new Error('thrown'); }, { numberFactError: 'Could not load a number fact: thrown' }],
+    [() => Promise.reject(new Error('offline')), { numberFactError: `${FAILED}offline` }],
+    [() => { throw new Error('thrown'); }, { numberFactError: `${FAILED}thrown` }],
     [null, {
-      numberFactError: "Could not load a number fact: no handler for the request 'numberFact.fetch': set one with store.onRequest(fn)",
+      numberFactError: `${FAILED}no handler for the request 'numberFact.fetch': ` +
+        'set one with store.onRequest(fn)',
     }],
   ];
   for (const [handler, expected] of cases) {
@@ -148,7 +152,9 @@ test('the process exits when its stores have nothing to do, even unclosed', () =
 test('a pending real-clock timer keeps the process alive until it fires; requests too', () => {
   const result = runNode(`
     const dice = new tca.Store('dice', { seed: 7 });
-    dice.subscribe((v, s) => { if (!s.isRolling) console.log('rolled', s.currentRoll); }, { state: true });
+    dice.subscribe((v, s) => {
+      if (!s.isRolling) console.log('rolled', s.currentRoll);
+    }, { state: true });
     dice.send('rollButtonTapped');
     const counter = new tca.Store('counter', { clock: 'manual' });
     counter.onRequest((r) => 'fact ' + r.payload);
@@ -172,7 +178,9 @@ test('a closed store stops its watchers: the timer never fires, the process exit
 test('errors thrown in the loop are the process\'s uncaught exceptions', () => {
   const subscriber = runNode(`
     const dice = new tca.Store('dice', { seed: 7 });
-    dice.subscribe((v, s) => { if (!s.isRolling) throw new Error('subscriber broke at ' + s.currentRoll); }, { state: true });
+    dice.subscribe((v, s) => {
+      if (!s.isRolling) throw new Error('subscriber broke at ' + s.currentRoll);
+    }, { state: true });
     dice.send('rollButtonTapped');`);
   assert.notEqual(subscriber.status, 0);
   assert.match(subscriber.stderr, /subscriber broke at 5/);
@@ -183,7 +191,8 @@ test('errors thrown in the loop are the process\'s uncaught exceptions', () => {
     process.on('exit', () => console.log(JSON.stringify(counter.state())));
     counter.send('numberFactButtonTapped');`);
   assert.notEqual(refused.status, 0);
-  assert.match(refused.stderr, /JSONShapeError: the handler of 'numberFact.fetch' returned an answer the library refused: .*expected a string/);
+  assert.match(refused.stderr, new RegExp("JSONShapeError: the handler of 'numberFact.fetch' " +
+    'returned an answer the library refused: .*expected a string'));
   // The request failed too: the feature is not left waiting.
   assert.match(refused.stdout, /"isNumberFactLoading":false/);
 });
@@ -195,7 +204,8 @@ test('a store dropped without close is released when collected', () => {
     const before = open();
     (() => { for (let i = 0; i < 20; i++) new tca.Store('dice').subscribe(() => {}); })();
     const made = open() - before;
-    setImmediate(() => { gc(); setTimeout(() => { gc(); setImmediate(() => console.log(made > 0, open() - before)); }, 10); });`,
+    const report = () => console.log(made > 0, open() - before);
+    setImmediate(() => { gc(); setTimeout(() => { gc(); setImmediate(report); }, 10); });`,
   ['--expose-gc']);
   assert.equal(result.status, 0, result.stderr);
   assert.equal(result.stdout, 'true 0\n');

@@ -11,13 +11,15 @@ test('library: tca_version, tca_features, tca_status_str, tca_canonical_action_n
   assert.match(tca.libraryVersion(), /^\d+\.\d+\.\d+$/);
   assert.match(tca.libraryPath(), /libtca\.so/);
   const features = tca.features();
-  assert.deepEqual(features.map((f) => f.name).sort(), ['counter', 'dice', 'matchscores', 'todos']);
+  const names = features.map((f) => f.name).sort();
+  assert.deepEqual(names, ['counter', 'dice', 'matchscores', 'todos']);
   const counter = features.find((f) => f.name === 'counter');
   assert.deepEqual(counter.requests, ['numberFact.fetch']);
   assert.equal(counter.initialState.count, 0);
   assert.equal(tca.statusString(2), 'invalid store handle');
-  assert.equal(tca.canonicalAction('counter', 'incrementButtonTapped'), '{"incrementButtonTapped":{}}');
-  assert.equal(tca.canonicalAction('counter', { incrementButtonTapped: {} }), '{"incrementButtonTapped":{}}');
+  const canonical = '{"incrementButtonTapped":{}}';
+  assert.equal(tca.canonicalAction('counter', 'incrementButtonTapped'), canonical);
+  assert.equal(tca.canonicalAction('counter', { incrementButtonTapped: {} }), canonical);
   assert.equal(
     tca.canonicalAction('counter', new TextEncoder().encode('"decrementButtonTapped"')),
     '{"decrementButtonTapped":{}}'
@@ -51,7 +53,9 @@ test('store: a state to start from, as an object, JSON text or bytes', () => {
     assert.equal(store.get('/count'), 42);
     store.close();
   }
-  const restored = new Store('counter', { state: new Store('counter', { state: { count: 9 } }).stateText() });
+  const saved = new Store('counter', { state: { count: 9 } });
+  const restored = new Store('counter', { state: saved.stateText() });
+  saved.close();
   assert.equal(restored.get('/count'), 9);
   restored.close();
 });
@@ -93,7 +97,8 @@ test('subscriptions: tca_store_subscribe, subscribe_state, unsubscribe', () => {
   const versions = [];
   const states = [];
   const off = store.subscribe((version) => versions.push(version));
-  const offState = store.subscribe((version, state) => states.push([version, state.count]), { state: true });
+  const offState = store.subscribe((version, state) => states.push([version, state.count]),
+    { state: true });
   store.send('incrementButtonTapped');
   store.send('incrementButtonTapped');
   off();
@@ -170,7 +175,8 @@ test('journal: tca_store_journal, replay (static and module), reductions log', (
   }
   const whole = tca.replay(journal);
   assert.equal(whole.stateText(), store.stateText());
-  const bytes = Store.replay(new TextEncoder().encode(journal), BigInt(store.version()), { requests: 'queued' });
+  const bytes = Store.replay(new TextEncoder().encode(journal), BigInt(store.version()),
+    { requests: 'queued' });
   assert.equal(bytes.stateText(), store.stateText());
   assert.equal(bytes.journal(), journal);
   whole.close();

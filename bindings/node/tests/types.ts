@@ -8,7 +8,12 @@ interface Counter {
   numberFact?: string;
 }
 
-const store = new Store('counter', { clock: 'manual', seed: 7n, requests: 'handler', record: true });
+const store = new Store('counter', {
+  clock: 'manual',
+  seed: 7n,
+  requests: 'handler',
+  record: true,
+});
 store.send('incrementButtonTapped');
 store.send({ incrementButtonTapped: {} });
 store.send(new Uint8Array([0x7b, 0x7d]));
