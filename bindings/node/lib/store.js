@@ -27,7 +27,6 @@ class Store {
   #handler = null;
   #onCancel = null;
   #inFlight = new Map();
-  #turnPending = false;
 
   /**
    * new Store(feature, { state, clock, seed, requests, record })
@@ -45,9 +44,6 @@ class Store {
       this.#handlerMode = mode === 'handler';
       this.#h = native.replay(journal, to, this.#handlerMode, this);
       registry.register(this, this.#h, this);
-      // NB: the requests a replay leaves unanswered do not make the store's descriptor
-      // readable (libtca 0.1.0): a turn of the loop takes them.
-      if (this.#handlerMode) this.#turnSoon();
       return;
     }
     args.string(feature, 'new Store: feature');
@@ -160,7 +156,6 @@ class Store {
     this.#handler = handler;
     this.#onCancel = onCancel;
     native.setLoopTakes(this.#h, this.#handlerMode || handler !== null);
-    if (handler !== null) this.#turnSoon();
   }
 
   /** The requests and cancellation notices waiting, oldest first: [{ id, name, kind, payload }
@@ -305,17 +300,6 @@ class Store {
       }
     }
     if (thrown !== null) throw thrown;
-  }
-
-  /** A turn of the loop soon (setImmediate), for requests that wait while the descriptor does
-   *  not say so: those a replay left (libtca 0.1.0), handed to a handler set after it. */
-  #turnSoon() {
-    if (this.#turnPending) return;
-    this.#turnPending = true;
-    setImmediate(() => {
-      this.#turnPending = false;
-      this[WAKE]();
-    });
   }
 
   #dispatch(item) {

@@ -220,7 +220,7 @@ static napi_value close_store(napi_env env, napi_callback_info info) {
 
 /// After a call that ran the store: its error, or a subscriber's, thrown; the loop updated.
 static napi_value ran(node_store *store, tca_status status, napi_value result) {
-  tca_node_loop_update(store);
+  tca_node_loop_ran(store);
   if (status != TCA_OK) {
     // NB: a failed call ran nothing, so no subscriber can have thrown during it.
     return tca_node_throw(store->env, status);
@@ -370,6 +370,7 @@ static napi_value take_requests(napi_env env, napi_callback_info info) {
   char *out = NULL;
   size_t length = 0;
   tca_status status = tca.tca_store_take_requests(store->handle, &out, &length);
+  store->runs_at_take = store->runs;
   return string_result(env, store, status, out, length);
 }
 
@@ -433,7 +434,7 @@ static napi_value set_loop_takes(napi_env env, napi_callback_info info) {
   bool on = false;
   napi_get_value_bool(env, argv[1], &on);
   store->loop_takes = on;
-  tca_node_loop_update(store);
+  tca_node_loop_ran(store);
   return undefined_value(env);
 }
 

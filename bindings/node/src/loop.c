@@ -1,15 +1,22 @@
 /*
  * loop.c — a store driven by Node's event loop (docs/node.md, "The event loop").
  *
- * libuv watches the store's descriptor (tca_store_fd), readable exactly when tca_store_poll has
- * work (a real-clock deadline passed) or requests wait to be taken. When it is, the loop runs a
- * turn: lib/store.js polls the store and, when the loop takes the requests, takes them and hands
- * them to the handler. Nothing here is called by libtca: every call into JavaScript is made from
- * libuv's callback on the JavaScript thread.
+ * libuv watches a real-clock store's descriptor (tca_store_fd), readable exactly when
+ * tca_store_poll has work (a deadline passed, work resumed) or requests wait to be taken. When
+ * it is, the loop runs a turn: lib/store.js polls the store and, when the loop takes the
+ * requests, takes them and hands them to the handler. When the loop takes the requests, a call
+ * that ran the store (send, an answer, advance) also asks for a turn in the loop's next
+ * iteration (a zero timer, one per iteration however many calls), so the requests it made are
+ * handed over even if nothing else keeps the process alive. Nothing here is called by libtca:
+ * every call into JavaScript is made from libuv's callbacks, on the JavaScript thread.
+ *
+ * NB: a manual-clock store has no descriptor: its timers fire only in advance(), and libtca
+ * pays a system call on every call into a store whose descriptor was made (docs/node.md,
+ * "Cost").
  *
  * The process is kept alive (the handles referenced) only while a real-clock timer is pending,
- * as a setTimeout would, or while requests wait for the loop to take them; otherwise a program
- * whose store has nothing to do exits, as it would with nothing else on the loop.
+ * as a setTimeout would, and for the turn asked for; otherwise a program whose store has nothing
+ * to do exits, as it would with nothing else on the loop.
  */
 #include <poll.h>
 
@@ -19,6 +26,15 @@
 static int readable(int fd) {
   struct pollfd entry = {fd, POLLIN, 0};
   return poll(&entry, 1, 0) > 0;
+}
+
+static void on_soon(uv_timer_t *handle);
+
+/// A turn in the loop's next iteration (nothing if one is asked for already).
+static void turn_soon(node_store *store) {
+  if (store->soon_armed || store->closed) return;
+  store->soon_armed = 1;
+  uv_timer_start(&store->soon, on_soon, 0, 0);
 }
 
 /// One turn: lib/store.js's wake(store) polls the store and takes its requests. An exception
@@ -40,17 +56,22 @@ static void turn(node_store *store) {
   }
   napi_value wake, result;
   napi_get_reference_value(env, instance->wake, &wake);
+  store->in_turn = 1;
   // NB: napi_make_callback's receiver must be an object: the Store.
   napi_status status = napi_make_callback(env, instance->async, self, wake, 1, &self, &result);
+  store->in_turn = 0;
   if (status == napi_pending_exception) {
     napi_value error;
     napi_get_and_clear_last_exception(env, &error);
     napi_fatal_exception(env, error);
   }
   if (!store->closed) {
-    // NB: still readable after the poll and with the host taking the requests: they wait for
-    // the host's next takeRequests, and watching would wake the loop at once, again and again.
-    if (!store->loop_takes && readable(store->fd)) store->paused = 1;
+    // NB: the store ran after the turn took the requests (a handler answered, and the answer
+    // may have led to another request): one more turn hands over what that made.
+    if (store->loop_takes && store->runs != store->runs_at_take) turn_soon(store);
+    // NB: still readable after the turn while the host takes the requests: they wait for its
+    // next takeRequests, and watching would wake the loop at once, again and again.
+    if (!store->loop_takes && store->fd >= 0 && readable(store->fd)) store->paused = 1;
     tca_node_loop_update(store);
   }
   napi_close_handle_scope(env, scope);
@@ -72,6 +93,12 @@ static void on_timer(uv_timer_t *handle) {
   turn(store);
 }
 
+static void on_soon(uv_timer_t *handle) {
+  node_store *store = handle->data;
+  store->soon_armed = 0;
+  turn(store);
+}
+
 static void on_closed(uv_handle_t *handle) { tca_node_release(handle->data); }
 
 int tca_node_loop_open(node_store *store) {
@@ -80,23 +107,31 @@ int tca_node_loop_open(node_store *store) {
     napi_throw_error(store->env, NULL, "tca: no libuv loop in this environment");
     return -1;
   }
-  store->fd = tca.tca_store_fd(store->handle);
-  if (store->fd < 0) {
-    tca_node_throw(store->env, TCA_ERR_SYSTEM);
-    return -1;
+  if (store->real_clock) {
+    int fd = tca.tca_store_fd(store->handle);
+    if (fd < 0) {
+      tca_node_throw(store->env, TCA_ERR_SYSTEM);
+      return -1;
+    }
+    if (uv_poll_init(loop, &store->poll, fd) != 0) {
+      napi_throw_error(store->env, NULL, "tca: libuv cannot watch the store's descriptor");
+      return -1;
+    }
+    store->fd = fd;
+    store->poll.data = store;
+    uv_timer_init(loop, &store->timer);
+    store->timer.data = store;
+    store->holds += 2;
+    uv_unref((uv_handle_t *)&store->poll);
+    uv_unref((uv_handle_t *)&store->timer);
   }
-  if (uv_poll_init(loop, &store->poll, store->fd) != 0) {
-    store->fd = -1;
-    napi_throw_error(store->env, NULL, "tca: libuv cannot watch the store's descriptor");
-    return -1;
-  }
-  store->poll.data = store;
-  uv_timer_init(loop, &store->timer);
-  store->timer.data = store;
-  store->holds += 2;
-  uv_unref((uv_handle_t *)&store->poll);
-  uv_unref((uv_handle_t *)&store->timer);
+  uv_timer_init(loop, &store->soon);
+  store->soon.data = store;
+  store->holds += 1;
+  store->loop_open = 1;
   tca_node_loop_update(store);
+  // NB: requests may wait already (a replay's); the turn hands them over or leaves them.
+  if (store->loop_takes) turn_soon(store);
   return 0;
 }
 
@@ -135,12 +170,8 @@ static void arm(node_store *store, int64_t ms) {
 void tca_node_loop_update(node_store *store) {
   if (store->closed || store->fd < 0) return;
   int64_t deadline = tca.tca_store_next_deadline_ms(store->handle);
-  int pending = store->real_clock && deadline >= 0;
   if (store->loop_takes) {
     store->paused = 0;
-    // NB: a readable descriptor with no deadline due means requests wait for the loop's turn:
-    // the process must live until it takes them.
-    if (!pending) pending = readable(store->fd);
     watch(store, 1);
     arm(store, -1);
   } else {
@@ -148,7 +179,13 @@ void tca_node_loop_update(node_store *store) {
     watch(store, !store->paused);
     arm(store, store->paused && store->real_clock ? deadline : -1);
   }
-  hold(store, pending);
+  hold(store, store->real_clock && deadline >= 0);
+}
+
+void tca_node_loop_ran(node_store *store) {
+  store->runs++;
+  tca_node_loop_update(store);
+  if (store->loop_takes && !store->in_turn) turn_soon(store);
 }
 
 void tca_node_loop_close(node_store *store) {
@@ -159,6 +196,10 @@ void tca_node_loop_close(node_store *store) {
     store->fd = -1;
     uv_close((uv_handle_t *)&store->poll, on_closed);
     uv_close((uv_handle_t *)&store->timer, on_closed);
+  }
+  if (store->loop_open) {
+    store->loop_open = 0;
+    uv_close((uv_handle_t *)&store->soon, on_closed);
   }
   if (store->self != NULL) napi_delete_reference(store->env, store->self);
   store->self = NULL;

@@ -65,7 +65,7 @@ typedef struct node_instance {
 
 /**
  * One store. Lives until it is closed and the libuv handles it owns have closed: `holds` counts
- * those (1 while open, +1 for each handle).
+ * those (1 while open, +1 for each libuv handle).
  */
 typedef struct node_store {
   napi_env env;
@@ -81,15 +81,20 @@ typedef struct node_store {
 
   /* The loop (loop.c). */
   napi_ref self;         /* the JavaScript Store: weak, strong while the loop holds the process */
-  int fd;
+  int loop_open;         /* the libuv handles are made */
+  int fd;                /* watched: a real-clock store's descriptor; -1 for a manual clock */
   int real_clock;
   int loop_takes;        /* the loop takes the requests (a handler, or requests: "handler") */
   int paused;            /* the host takes requests and some wait: the descriptor stays readable */
   int watching;          /* uv_poll started */
   int timer_armed;
+  int soon_armed;        /* a turn is asked for in the loop's next iteration */
+  int in_turn;
+  uint64_t runs, runs_at_take; /* calls that ran the store; their count at the last take */
   int referenced;        /* the loop's handles keep the process alive */
   uv_poll_t poll;
-  uv_timer_t timer;
+  uv_timer_t timer;      /* the next deadline, while the descriptor is not watched */
+  uv_timer_t soon;       /* a turn in the next iteration */
 } node_store;
 
 /** Throws a TcaError of `status` with tca_last_error's message; returns NULL for the caller. */
@@ -131,9 +136,13 @@ int tca_node_loop_open(node_store *store);
 /**
  * Brings the watchers up to date after a call into the store: the descriptor watched (or, while
  * the host leaves requests waiting, a timer for the next deadline), and the process kept alive
- * only while a real-clock timer is pending or requests wait for the loop to take them.
+ * only while a real-clock timer is pending.
  */
 void tca_node_loop_update(node_store *store);
+
+/** After a call that ran the store: the watchers updated and, when the loop takes the requests,
+ *  a turn asked for (the requests it made are handed over). */
+void tca_node_loop_ran(node_store *store);
 
 /** Stops the watchers and closes their handles (the store is released when they have closed). */
 void tca_node_loop_close(node_store *store);
