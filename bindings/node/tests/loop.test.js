@@ -128,6 +128,17 @@ test('queued: requests wait for takeRequests while the loop still runs the timer
   store.close();
 });
 
+test('queued: a handler set later takes the requests waiting', async () => {
+  const store = new Store('counter', { requests: 'queued' });
+  store.send('numberFactButtonTapped');
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(store.get('/isNumberFactLoading'), true); // nobody took it
+  store.onRequest((request) => `${request.payload} at last.`);
+  const state = await store.waitFor((s) => !s.isNumberFactLoading, 10000);
+  assert.equal(state.numberFact, '0 at last.');
+  store.close();
+});
+
 test('a replayed store hands its unanswered requests to the handler', async () => {
   const recorded = new Store('counter', { clock: 'manual', record: true, requests: 'queued' });
   recorded.send('numberFactButtonTapped');
