@@ -152,10 +152,11 @@ class Store {
   onRequest(handler, onCancel = null) {
     if (handler !== null) args.fn(handler, 'onRequest: handler');
     if (onCancel !== null) args.fn(onCancel, 'onRequest: onCancel');
-    if (this.#closed) native.version(this.#h); // the closed store's error
+    // NB: first, for a closed store's error; the loop's turn that hands requests over comes
+    // after this call returns.
+    native.setLoopTakes(this.#h, this.#handlerMode || handler !== null);
     this.#handler = handler;
     this.#onCancel = onCancel;
-    native.setLoopTakes(this.#h, this.#handlerMode || handler !== null);
   }
 
   /** The requests and cancellation notices waiting, oldest first: [{ id, name, kind, payload }

@@ -221,3 +221,20 @@ test('a store dropped without close is released when collected', () => {
   assert.equal(result.status, 0, result.stderr);
   assert.equal(result.stdout, 'true 0\n');
 });
+
+test('a worker thread has stores of its own, closed when it ends', () => {
+  const result = runNode(`
+    const { Worker } = require('node:worker_threads');
+    const worker = new Worker(\`
+      const tca = require(\${JSON.stringify(require.resolve(${JSON.stringify(PACKAGE)}))});
+      const { parentPort } = require('node:worker_threads');
+      const dice = new tca.Store('dice', { seed: 7 });
+      new tca.Store('counter').subscribe(() => {}); // left open
+      dice.send('rollButtonTapped');
+      dice.waitFor((s) => !s.isRolling).then((s) => parentPort.postMessage(s.currentRoll));
+    \`, { eval: true });
+    worker.on('message', (roll) => console.log('worker rolled', roll));
+    worker.on('exit', (code) => console.log('worker exited', code));`);
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stdout, 'worker rolled 5\nworker exited 0\n');
+});
