@@ -324,7 +324,7 @@ test-dotnet: $(LIB)
 
 NODE_BUILD   := $(CURDIR)/$(BUILD)/node
 NODE_ADDON   := $(BUILD)/node/tca.node
-NODE_DEBS    := node:nodejs tsc:node-typescript
+NODE_DEBS    := node:nodejs tsc:node-typescript valgrind:valgrind
 # node_api.h and uv.h: node's own include folder (NodeSource's nodejs, Node's own builds), else
 # Debian's libnode-dev (/usr/include/node).
 NODE_BIN     := $(dir $(realpath $(shell command -v node 2>/dev/null)))

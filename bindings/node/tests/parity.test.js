@@ -196,6 +196,19 @@ test('requests through the loop: onRequest, Request.respond, waitFor', async () 
   const state = await store.waitFor((s) => !s.isNumberFactLoading, 5000);
   assert.equal(state.numberFact, '1 is a fine number.');
   assert.deepEqual(seen, [[1, 'numberFact.fetch', 'oneShot', 1]]);
+
+  let kept = null;
+  store.onRequest((request) => {
+    kept = request;
+  });
+  store.send('numberFactButtonTapped');
+  for (let turns = 0; kept === null && turns < 1000; turns++) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.equal(kept.id, 2);
+  assert.throws(() => kept.complete(), tca.NotAStreamError);
+  kept.fail('offline');
+  assert.equal(store.get('/numberFactError'), 'Could not load a number fact: offline');
   store.onRequest(null);
   store.close();
 });
