@@ -4,23 +4,9 @@
 // stops its watchers.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const path = require('node:path');
-const { spawnSync } = require('node:child_process');
 const tca = require('..');
+const { PACKAGE, runNode } = require('./helpers');
 const { Store } = tca;
-
-const PACKAGE = path.resolve(__dirname, '..');
-
-/** Runs a script in a new node process (the package as `tca`); its status, stdout and stderr. */
-function runNode(script, flags = []) {
-  const source = `const tca = require(${JSON.stringify(PACKAGE)});\n${script}`;
-  const result = spawnSync(process.execPath, [...flags, '-e', source], {
-    encoding: 'utf8',
-    timeout: 30000,
-  });
-  assert.equal(result.error, undefined, `the child did not finish: ${result.error}`);
-  return result;
-}
 
 test('a real-clock timer fires from the loop: no poll by the program', async () => {
   const store = new Store('dice', { seed: 7 });
