@@ -9,15 +9,16 @@ const { Request, run, unhandled } = require('./requests');
 const REPLAY = Symbol('replay');
 const WAKE = Symbol('wake');
 
-/** The loop's turn on a store whose descriptor became readable (called by the addon). */
+/** The loop's turn on a store (called by the addon: its descriptor became readable, a timer
+ *  fired, or a call asked for a turn). */
 function wake(store) {
   store[WAKE]();
 }
 
 native.init(errors.makeError, wake);
 
-// A Store collected without close() is closed here (its watchers hold it only while it has
-// work: a pending real-clock timer, requests for the loop to take).
+// A Store collected without close() is closed here (the loop holds it only while it has a
+// real-clock timer pending).
 const registry = new FinalizationRegistry((h) => native.close(h));
 
 class Store {
