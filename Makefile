@@ -36,7 +36,8 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.[ch]') Package
   scripts/tca.proftext.gz Makefile
 
 .PHONY: all lib demo test order-symbols test-order pgo-profile bench-scale test-swift test-c test-unwind-cxx test-python python-test-deps venv test-own-feature bench install clean \
-  test-cdef test-cpp test-rust test-lua test-dotnet test-docs lua-cdef bench-bindings \
+  test-cdef test-cpp test-rust test-lua test-dotnet test-docs test-node node-addon lua-cdef \
+  bench-bindings \
   abi-check sanitize sanitize-address sanitize-thread examples test-install install-test-deps \
   test-new-feature fuzz
 
@@ -85,7 +86,7 @@ demo: $(C_EXAMPLES) $(VENV)/.installed
 # ---- tests -------------------------------------------------------------------------------------
 
 test: lib test-swift test-c test-unwind-cxx test-python test-own-feature test-new-feature test-install \
-  test-cpp test-rust test-lua test-dotnet test-docs test-order
+  test-cpp test-rust test-lua test-dotnet test-node test-docs test-order
 	@echo "== all tests passed"
 
 test-swift:
@@ -370,7 +371,54 @@ test-dotnet: $(LIB)
 test-docs: $(LIB) $(VENV)/.installed
 	@echo "== doc snippets (README.md, docs/*.md)"
 	@scripts/need-tools.sh "the doc snippets" luajit:luajit $(DOTNET_DEBS) || [ $$? = 1 ]
+	@if command -v node >/dev/null && [ -f "$(NODE_INCLUDE)/node_api.h" ]; then \
+	  $(MAKE) --no-print-directory node-addon; fi
 	PATH="$$PATH:$$HOME/.cargo/bin" $(PYTHON) scripts/check-doc-snippets.py
+
+# ---- Node.js (bindings/node, docs/node.md) ------------------------------------------------------
+
+NODE_BUILD   := $(CURDIR)/$(BUILD)/node
+NODE_ADDON   := $(BUILD)/node/tca.node
+NODE_DEBS    := node:nodejs tsc:node-typescript valgrind:valgrind
+# node_api.h and uv.h: node's own include folder (NodeSource's nodejs, Node's own builds), else
+# Debian's libnode-dev (/usr/include/node).
+NODE_BIN     := $(dir $(realpath $(shell command -v node 2>/dev/null)))
+NODE_INCLUDE ?= $(firstword $(if $(NODE_BIN),$(wildcard $(NODE_BIN)../include/node)) \
+  /usr/include/node)
+NODE_ENV     := TCA_LIBRARY=$(CURDIR)/$(LIBDIR)/libtca.so.$(SOMAJOR) \
+  TCA_NODE_ADDON=$(CURDIR)/$(NODE_ADDON)
+TSC_FLAGS    := --strict --noEmit --target es2020 --module commonjs --lib es2020
+
+# tca.node, the addon: C against Node-API with one cc line (no node-gyp, nothing from npm). It
+# opens libtca at run time (bindings/node/lib/native.js says where it looks).
+$(NODE_ADDON): $(wildcard bindings/node/src/*.c bindings/node/src/*.h) include/tca.h
+	mkdir -p $(BUILD)/node
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
+	  -I$(NODE_INCLUDE) -Iinclude $(filter %.c,$^) -o $@ -ldl
+
+node-addon: $(NODE_ADDON)
+
+# node --test over bindings/node/tests, the parity test again under valgrind (a string the addon
+# did not free, a store it did not release, fail it), the TypeScript declarations through
+# tsc --strict, and the example, run from another folder, which must print the seeded roll and
+# the host's fact. Node, tsc (and Node's headers where node has none) come from Debian's packages.
+test-node: $(LIB)
+	@echo "== Node.js tests (bindings/node)"
+	@if scripts/need-tools.sh "the Node.js tests" $(NODE_DEBS) && \
+	  { [ -f "$(NODE_INCLUDE)/node_api.h" ] || \
+	    scripts/need-tools.sh "the Node.js addon" pkg:libnode-dev; }; then \
+	  $(MAKE) --no-print-directory node-addon && cd bindings/node && \
+	  $(NODE_ENV) node --test tests/*.test.js && \
+	  echo "-- valgrind node tests/parity.test.js" && \
+	  { $(NODE_ENV) $(VALGRIND) $(VALGRIND_FLAGS) node tests/parity.test.js \
+	      > $(NODE_BUILD)/valgrind.out 2>&1 || { cat $(NODE_BUILD)/valgrind.out; exit 1; }; } && \
+	  grep '^# pass' $(NODE_BUILD)/valgrind.out && \
+	  echo "-- tsc $(TSC_FLAGS) tests/types.ts" && tsc $(TSC_FLAGS) tests/types.ts && \
+	  cd $(NODE_BUILD) && $(NODE_ENV) node $(CURDIR)/bindings/node/examples/game.js > game.out && \
+	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' game.out && \
+	  grep -q '^counter: 2 .* 2 is the number of this example.' game.out && \
+	  echo "== Node.js example ok: $$(grep '^dice:' game.out)"; \
+	else [ $$? = 1 ]; fi
 
 # ---- benchmarks --------------------------------------------------------------------------------
 # make bench: release builds, then every benchmark, side by side with its alternative in one run:
