@@ -24,12 +24,18 @@ public func withTaskCancellation<T: Sendable>(
     return try await operation()
   }
   let result = ResultBox<T>()
+  // NB: the operation's task is not the effect's: it gets the effect's dismissal (if it is a
+  // presented child's) itself.
+  let dismissal = DismissRegistry.current()
   let task = host.spawn(id: CancelID(id), cancelInFlight: cancelInFlight, from: leaf) {
-    do {
-      result.value = .success(try await operation())
-    } catch {
-      result.value = .failure(error)
+    let run: @Sendable () async -> Void = {
+      do {
+        result.value = .success(try await operation())
+      } catch {
+        result.value = .failure(error)
+      }
     }
+    if let dismissal { await DismissRegistry.with(dismissal, run) } else { await run() }
   }
   await withTaskCancellationHandler {
     await task.value
@@ -63,6 +69,9 @@ protocol EffectHost: AnyObject, Sendable {
   ) -> Task<Void, Never>
   /// Cancels the effects under `id`, now on the holder or queued for it.
   func cancelFromEffect(id: CancelID)
+  /// A `dismiss()` from `leaf`'s effect that no presentation answered: the root feature's, if
+  /// `leaf` runs (still) outside every presented child (``DismissEffect``).
+  func dismissFromEffect(_ leaf: TaskLeaf)
 }
 
 /// The outcome of an operation run in a task of its own.
