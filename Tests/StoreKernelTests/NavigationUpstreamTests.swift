@@ -18,6 +18,8 @@ struct Worker: Reducer {
   }
   enum Action: Equatable, Codable, Sendable {
     case start, stop, response
+    /// As `start` and `stop`, from inside a task: `withTaskCancellation`, `Task.cancel`.
+    case startInTask, stopInTask
     case setID(Int)
   }
   enum CancelID { case effect }
@@ -33,6 +35,15 @@ struct Worker: Reducer {
       .cancellable(id: CancelID.effect)
     case .stop:
       return .cancel(id: CancelID.effect)
+    case .startInTask:
+      return .run { [clock] send in
+        try await withTaskCancellation(id: CancelID.effect) {
+          try await clock.sleep(for: .seconds(1))
+        }
+        await send(.response)
+      }
+    case .stopInTask:
+      return .run { _ in Task.cancel(id: CancelID.effect) }
     case .response:
       state.count += 1
       return .none
@@ -236,6 +247,23 @@ private func expectNoFailures(
     store.advance(by: .seconds(1))
     store.receive(.response) { $0.count = 2 }
     store.receive(.middle(.presented(.response))) { $0.middle?.count = 2 }
+  }
+}
+
+@Test func aChildsTaskCancellationIDsAreTheChilds() {
+  expectNoFailures { store in
+    store.send(.pushWorker) { $0.path.append(Worker.State()) }
+    store.send(.pushWorker) { $0.path.append(Worker.State()) }
+    store.send(.path(.element(id: 0, action: .startInTask)))
+    store.send(.path(.element(id: 1, action: .startInTask)))
+    // The second element's `Task.cancel(id:)` reaches its own work only.
+    store.send(.path(.element(id: 1, action: .stopInTask)))
+    store.advance(by: .seconds(1))
+    store.receive(.path(.element(id: 0, action: .response))) { $0.path[id: 0]?.count = 1 }
+    // The parent's `.cancel(id:)` reaches the elements' work.
+    store.send(.path(.element(id: 0, action: .startInTask)))
+    store.send(.stop)
+    store.advance(by: .seconds(1))
   }
 }
 

@@ -58,12 +58,7 @@ extension EffectNode {
 
 extension CancelID {
   /// Whether this is the namespace of a presented child or a stack element (however deep).
-  var namesDismissibleChild: Bool {
-    guard let box = namespacedParts.id.box,
-      ObjectIdentifier(type(of: box)) == ObjectIdentifier(TypedCancelIDBox<NavigationID>.self)
-    else { return false }
-    return unsafeDowncast(box, to: TypedCancelIDBox<NavigationID>.self).value.isDismissible
-  }
+  var namesDismissibleChild: Bool { navigationID?.isDismissible == true }
 }
 
 /// Which dismissal each running effect task has: what `ifLet` and `forEach` set around their

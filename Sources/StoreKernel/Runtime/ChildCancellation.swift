@@ -43,3 +43,35 @@ extension StoreCore {
     }
   }
 }
+
+extension CancelID {
+  /// This identifier as an effect running at `node` gives it: inside the namespace of the
+  /// innermost child (an `ifLet` child, a `forEach` element…) whose effects `node` runs in, as
+  /// that child's `.cancellable(id:)` would be; itself outside every child.
+  ///
+  /// NB: for `withTaskCancellation(id:)` and `Task.cancel(id:)`, which a task calls: a child's
+  /// namespace is the id of the region of its effects (a ``NavigationID``, inside the
+  /// namespaces of the children around it).
+  func inNamespace(of node: EffectNode) -> CancelID {
+    var region = node.parent
+    while let current = region {
+      if let namespace = current.cancelID, namespace.namesChild {
+        let (outer, child) = namespace.namespacedParts
+        return CancelID(Scoped(namespaces: outer + [child], id: self))
+      }
+      region = current.parent
+    }
+    return self
+  }
+
+  /// Whether this is the namespace of a child's effects (however deep).
+  var namesChild: Bool { navigationID != nil }
+
+  /// The child this identifier is the namespace of, if it is one (however deep).
+  var navigationID: NavigationID? {
+    guard let box = namespacedParts.id.box,
+      ObjectIdentifier(type(of: box)) == ObjectIdentifier(TypedCancelIDBox<NavigationID>.self)
+    else { return nil }
+    return unsafeDowncast(box, to: TypedCancelIDBox<NavigationID>.self).value
+  }
+}

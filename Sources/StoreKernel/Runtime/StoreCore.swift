@@ -655,6 +655,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     operation: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never> {
     let parent = leaf.parent ?? root
+    let id = id.inNamespace(of: leaf)
     if cancelInFlight { cancel(id: id, sparingAncestorsOf: parent) }
     let region = Region(id: id)
     attach(region, to: parent)
@@ -674,8 +675,8 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     return task
   }
 
-  func cancelFromEffect(id: CancelID) {
-    onHolder { [self] in self.cancel(id: id) }
+  func cancelFromEffect(id: CancelID, from leaf: TaskLeaf) {
+    onHolder { [self] in self.cancel(id: id.inNamespace(of: leaf)) }
   }
 
   func dismissFromEffect(_ leaf: TaskLeaf) {
