@@ -156,10 +156,12 @@ struct Navigator: Reducer {
   store.finish()
 }
 
-@Test func theDismissDependencyDoesNothingOutsideAPresentation() {
+@Test func theDismissDependencyAtTheRootDismissesTheTestStore() {
   let store = TestStore(
     initialState: Ticker.State(), reducer: Ticker(), reporter: .swiftTesting)
+  store.send(.startTimer)
   store.send(.closeButtonTapped)
+  #expect(store.isDismissed)
   store.finish()
 }
 
