@@ -403,7 +403,8 @@ struct PlainAlert: Reducer {
   // An alert needs no reducer of its own: `ifLet(\.alert, action:)`.
   let reducer = Reduce<PlainAlert.State, PlainAlert.Action> { _, _ in .none }
     .ifLet(\.alert, action: PlainAlert.Action.alert)
-  let store = Store(initialState: PlainAlert.State(alert: AlertState(title: "Hi")), reducer: reducer)
+  let store = Store(
+    initialState: PlainAlert.State(alert: AlertState(title: "Hi")), reducer: reducer)
   store.send(.alert(.ok))
   #expect(store.state.alert == nil)
 }

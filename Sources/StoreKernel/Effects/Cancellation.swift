@@ -45,7 +45,9 @@ struct CancelID: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// child's `.cancel(id:)` cannot reach its siblings' or its parent's effects of the same id;
   /// the parent's reaches the child's (see ``StoreCore/cancelChildren(of:sparingAncestorsOf:)``).
   func scoped(to namespace: CancelID) -> CancelID {
-    guard let inner = scopedValue else { return CancelID(Scoped(namespaces: [namespace], id: self)) }
+    guard let inner = scopedValue else {
+      return CancelID(Scoped(namespaces: [namespace], id: self))
+    }
     return CancelID(Scoped(namespaces: [namespace] + inner.namespaces, id: inner.id))
   }
 
