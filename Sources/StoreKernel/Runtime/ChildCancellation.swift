@@ -6,12 +6,19 @@
 /// ``StoreCore/scopedIDs``, every child's `x` below it, as upstream.
 extension StoreCore {
   /// Adds `id`, newly in use inside a child's namespace, to ``scopedIDs``.
+  ///
+  /// NB: never inlined, nor are the two below: the store's hot paths (registering and
+  /// unregistering a cancellable effect, `cancelInFlight`) only test whether to call them, and
+  /// stay small enough to be inlined where they are used (docs/benchmarks.md, "Issue 17's
+  /// effect round trip").
+  @inline(never)
   func indexScoped(_ id: CancelID) {
     if scopedIDs == nil { scopedIDs = [:] }
     scopedIDs?[id.namespacedParts.id, default: []].insert(id)
   }
 
   /// Removes `id` from ``scopedIDs`` once no node runs under it.
+  @inline(never)
   func unindexScoped(_ id: CancelID) {
     guard !isRegistered(id) else { return }
     let given = id.namespacedParts.id
@@ -28,6 +35,7 @@ extension StoreCore {
   /// NB: as upstream, where an id names the effects of the feature that gives it and of its
   /// children: a parent's `.cancel(id: x)` (and `cancelInFlight`) reaches a child's `x`, a
   /// child's never reaches its parent's or its siblings'.
+  @inline(never)
   func cancelChildren(of id: CancelID, sparingAncestorsOf region: EffectNode? = nil) {
     let (namespaces, given) = id.namespacedParts
     guard let candidates = scopedIDs?[given] else { return }
