@@ -282,9 +282,8 @@ class TestStore:
         give()
         self._received += self._collect()
 
-    def _assert_state(self, step: str, expected: Expected, actual: Any) -> None:
+    def _wanted(self, step: str, expected: Expected, actual: Any) -> Any:
         previous = self._state
-        self._state = actual
         if expected is None:
             wanted = previous if self.exhaustive else actual
         elif callable(expected):
@@ -302,6 +301,16 @@ class TestStore:
                 f"{step}: expected is a dict of changed fields or a function, "
                 f"not {type(expected).__name__}"
             )
+        return wanted
+
+    def _assert_state(self, step: str, expected: Expected, actual: Any) -> None:
+        # NB: `state` is still the state before the action while `expected` runs (as upstream's
+        # TestStore: the assertion closure sees the state before); it moves on afterwards,
+        # whether or not the expectation holds.
+        try:
+            wanted = self._wanted(step, expected, actual)
+        finally:
+            self._state = actual
         if wanted != actual:
             self._fail(
                 f"State change does not match expectation after {step}: "
