@@ -29,6 +29,8 @@ BUILD     := build
 LIBDIR    := $(BUILD)/lib
 LIB       := $(LIBDIR)/libtca.so.$(VERSION)
 VENV      := $(BUILD)/venv
+# NB: before the rules that name it (pgo-profile): a prerequisite is expanded where it is read.
+BENCH     := $(BUILD)/bench
 CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -pedantic -O2
 C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 
@@ -425,7 +427,6 @@ test-node: $(LIB)
 # one table on stdout and build/bench.json (docs/benchmarks.md). A quicker, rougher run:
 #   BENCH_SAMPLES=5 BENCH_SAMPLE_MS=10 make bench
 
-BENCH         := $(BUILD)/bench
 # NB: a scratch path of its own: the bench is built without the library's linker flags, and sharing
 # .build would make each build undo the other's.
 BENCH_SCRATCH := .build-bench
