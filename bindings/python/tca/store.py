@@ -97,8 +97,8 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         self._inflight = {}
         self._subscribers = []
         self._subscription_token = None
-        self._state_version = -1
-        self._state: Any = None
+        # The state `state` last decoded and its version (-1: none yet).
+        self._cached: Tuple[int, Any] = (-1, None)
         self._loop = None
         self._attachments = []
 
@@ -244,22 +244,26 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         date by applying the patch since the cached version (`patch`), so reading it after a
         change costs what changed. It is shared: don't change it (take a `snapshot()` for a copy
         of your own); a value read earlier is never changed by a later read."""
-        if _native.has("tca_store_version"):
-            version = self.version
-            if version == self._state_version:
-                return self._state
-            state = None
-            if self._state_version >= 0 and _native.has("tca_store_patch"):
-                state = self._patched_state(self._state, self._state_version)
-            if state is None:
-                state = loads(self.state_json())
-            # NB: the patch (or the JSON) is of the version current when it was made, which
-            # `version` names only if nothing changed meanwhile (another thread's send): else the
-            # value is returned but not labelled, so no later patch is applied to the wrong base.
-            self._state = state
-            self._state_version = version if self.version == version else -1
-            return state
-        return loads(self.state_json())
+        if not _native.has("tca_store_version"):  # pragma: no cover - a library older than tca.h 0.1
+            return loads(self.state_json())
+        version = self.version
+        # NB: the cache is one tuple, (version, state), read and replaced whole: threads reading
+        # at once never see a state under another version's label (docs/python.md, "Threads").
+        cached_version, cached = self._cached
+        if version == cached_version:
+            return cached
+        state = None
+        if cached_version >= 0 and _native.has("tca_store_patch"):
+            state = self._patched_state(cached, cached_version)
+        if state is None:
+            state = loads(self.state_json())
+        # NB: the patch (or the JSON) is of the version current when it was made, which `version`
+        # names only if nothing changed meanwhile (another thread's send): else the value is
+        # returned, maybe newer than `version`, but not cached, for want of its version. A newer state
+        # another thread cached meanwhile is kept (replacing it would only cost a later read).
+        if self.version == version and version > self._cached[0]:
+            self._cached = (version, state)
+        return state
 
     def state_json(self) -> bytes:
         """The current state as JSON bytes (the library caches them per version)."""
