@@ -76,23 +76,37 @@ class StoreCore:
         return error_for(status)
 
     def _surface(self, status: int = 0) -> None:
-        """Raises the failure of the call just made (`status`) or the first exception a callback
-        raised during it; later exceptions are chained as its context."""
+        """Raises the failure of the call just made (`status`), or the first exception a callback
+        raised during it (with the failure as its context, and later ones as notes)."""
         failure: Optional[BaseException] = self._error(status) if status else None
-        if self._raised:
-            me = threading.get_ident()
-            mine = [error for thread, error in self._raised if thread == me]
-            if mine:
-                self._raised[:] = [pair for pair in self._raised if pair[0] != me]
-                first = mine[0]
-                for later in mine[1:]:
-                    if hasattr(first, "add_note"):
-                        first.add_note(f"also raised in a callback: {later!r}")
-                if failure is not None:
-                    first.__context__ = failure
-                raise first
+        first = self._take_raised()
+        if first is not None:
+            if failure is not None:
+                first.__context__ = failure
+            failure = first
         if failure is not None:
-            raise failure
+            try:
+                raise failure
+            finally:
+                # NB: the exception's traceback holds this frame, and the frame `self`: a local
+                # still naming the exception would be a cycle, keeping a store whose send failed
+                # alive after its last reference goes, until a garbage collection.
+                failure = first = None
+
+    def _take_raised(self) -> Optional[BaseException]:
+        """Takes the exceptions callbacks raised on this thread: the first, the others added to
+        it as notes; None if there are none."""
+        if not self._raised:
+            return None
+        me = threading.get_ident()
+        mine = [error for thread, error in self._raised if thread == me]
+        if not mine:
+            return None
+        self._raised[:] = [pair for pair in self._raised if pair[0] != me]
+        for later in mine[1:]:
+            if hasattr(mine[0], "add_note"):
+                mine[0].add_note(f"also raised in a callback: {later!r}")
+        return mine[0]
 
     def _check(self, status: int) -> None:
         if status or self._raised:

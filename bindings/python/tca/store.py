@@ -90,6 +90,8 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         self._h = None
         # NB: the handle again as a c_void_p, for send's hot path (see _native.store_send).
         self._hp: Optional[ctypes.c_void_p] = None
+        # What the compiled send needs of this store (tca._fastsend); None: the pure path.
+        self._sender: Any = None
         self._raised = []
         self._handlers = {}
         self._fallback = None
@@ -143,7 +145,7 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         # Pre-bound for send's fast path.
         self._send = _native.store_send
         self._send_n = _lib.tca_store_send_n
-        # NB: last, once `send` can run: the compiled send, where tca._speedups is built.
+        # NB: last, once `send` can run: the compiled send's binding, where tca._speedups is built.
         _fastsend.install(self)
 
     def _install_callbacks(self) -> None:
@@ -344,6 +346,10 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         shown = "closed" if self._h is None else f"version {self.version}"
         return f"<tca.Store {self.feature!r} {self.clock} clock, {shown}>"
 
+
+# NB: Store.send is the compiled send where tca._speedups is built (docs/python.md, "The compiled
+# send"): a method of C that takes the pure-Python one above for what it does not handle itself.
+setattr(Store, "send", _fastsend.compiled_method(Store, Store.send))
 
 if sys.version_info < (3, 9):  # pragma: no cover
     raise ImportError("tca needs Python 3.9 or newer")
