@@ -62,7 +62,8 @@ class Clock(StoreCore):
         self, predicate: Callable[[Any], Any], timeout: Optional[float] = None
     ) -> Any:
         """Waits (on the running event loop) until `predicate(state)` is true; returns the state.
-        Raises `asyncio.TimeoutError` after `timeout` seconds."""
+        Hears of changes made on any thread. Raises `asyncio.TimeoutError` after `timeout`
+        seconds, and `InvalidHandleError` if the store is closed meanwhile."""
         from .aio import wait_for
 
         return await wait_for(cast("Store", self), predicate, timeout)

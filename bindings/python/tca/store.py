@@ -298,7 +298,8 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
 
     def close(self) -> None:
         """Cancels the store's effects (handlers of requests in flight hear of it) and releases
-        it; later calls raise `InvalidHandleError`. Closing twice is fine."""
+        it; its subscriptions end, and coroutines waiting on it (`wait_for`, `tca.aio.changes`)
+        are woken. Later calls raise `InvalidHandleError`. Closing twice is fine."""
         handle = self._h
         if handle is None:
             return
@@ -311,8 +312,8 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         _lifetime.free(handle, _lib.tca_store_free)
         self._h = None
         self._hp = None
-        self._subscribers.clear()
-        self._subscription_token = None
+        # NB: after the handle: a subscription added meanwhile sees the store closed.
+        self._end_subscriptions()
         if self._raised:
             self._surface()
 

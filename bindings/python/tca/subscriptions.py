@@ -15,7 +15,7 @@ class Subscription:
     """What `Store.subscribe` returns: call it, or its `unsubscribe()`, or leave its `with` block,
     to stop the calls."""
 
-    __slots__ = ("_store", "_fn", "_patches", "_version", "__weakref__")
+    __slots__ = ("_store", "_fn", "_patches", "_version", "_on_close", "__weakref__")
 
     def __init__(
         self, store: Subscriptions, fn: Callable[..., Any], patches: bool = False, version: int = 0
@@ -25,6 +25,8 @@ class Subscription:
         # With patches: the version the subscriber's last patch brought it to.
         self._patches = patches
         self._version = version
+        # Called when the store closes (tca.aio's waits), on the closing thread.
+        self._on_close: Optional[Callable[[], Any]] = None
 
     @property
     def active(self) -> bool:
@@ -55,7 +57,11 @@ class Subscriptions(StoreCore):
 
         With `patches=True`, calls `fn(version, patch)`: `patch` (a JSON Patch list, see
         `Store.patch`) turns the state of the version the subscriber last heard of (at first,
-        the version when it subscribed) into the state of `version`."""
+        the version when it subscribed) into the state of `version`.
+
+        Closing the store ends its subscriptions (`active` turns false)."""
+        if self._h is None:
+            raise self._closed_error()
         version = _native.lib.tca_store_version(self._h) if patches and self._h else 0
         subscription = Subscription(self, fn, patches, version)
         if self._subscription_token is None:
@@ -66,6 +72,29 @@ class Subscriptions(StoreCore):
             self._subscription_token = token.value
         self._subscribers.append(subscription)
         return subscription
+
+    def _watch(self, fn: Callable[..., Any], on_close: Callable[[], Any]) -> Subscription:
+        """`subscribe(fn)`, and `on_close()` when the store closes: the end of a wait."""
+        subscription = self.subscribe(fn)
+        subscription._on_close = on_close
+        if self._h is None:
+            # NB: closed on another thread after subscribe's check, before the subscriber was
+            # added: close() has ended the subscriptions it found; this one ends here.
+            self._end_subscriptions()
+        return subscription
+
+    def _end_subscriptions(self) -> None:
+        """The store closed: every subscription ends, and those with an `_on_close` hear of it
+        (what one raises comes out of close())."""
+        ended, self._subscribers = self._subscribers, []
+        self._subscription_token = None
+        for subscription in ended:
+            subscription._store = None
+            if subscription._on_close is not None:
+                try:
+                    subscription._on_close()
+                except BaseException as error:  # noqa: BLE001 - raised by close()
+                    self._raise_later(error)
 
     def _drop_subscriber(self, subscription: Subscription) -> None:
         try:
