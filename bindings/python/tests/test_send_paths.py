@@ -243,14 +243,17 @@ def test_a_bad_send_to_a_temporary_store_raises(path, action):
             store_on(path).send(action)
 
 
-def test_a_good_send_to_a_temporary_store_is_made(path):
-    seen = []
+def test_a_send_holds_its_store(path):
     store = store_on(path)
-    store.subscribe(seen.append)
+    released = []
+    weakref.finalize(store, released.append, True)
     send = store.send
     del store
+    assert released == []  # the send holds its store, as a Python method does
     assert send("incrementButtonTapped") is None
-    assert seen == [1]
+    assert send.__self__.state["count"] == 1
+    del send
+    assert released == [True]
 
 
 def test_a_store_is_released_when_dropped_after_any_send(path):
