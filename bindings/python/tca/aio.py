@@ -131,6 +131,9 @@ async def wait_for(
             done.set_exception(store._closed_error())
 
     with store._watch(_on_loop(loop, changed), _on_loop(loop, closed)):
+        # NB: again once subscribed: a change another thread made since the first check would
+        # otherwise go unheard.
+        changed()
         return await asyncio.wait_for(done, timeout)
 
 

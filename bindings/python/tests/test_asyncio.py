@@ -262,6 +262,25 @@ def test_wait_for_is_woken_by_a_send_on_another_thread():
     run_checked(main())
 
 
+def test_wait_for_hears_a_change_made_on_another_thread_before_it_subscribed():
+    async def main():
+        with tca.Store("counter") as store:
+            checked = []
+
+            def predicate(state):
+                checked.append(state["count"])
+                if len(checked) == 1:  # after the first check, before wait_for subscribes
+                    worker = threading.Thread(target=store.send, args=("incrementButtonTapped",))
+                    worker.start()
+                    worker.join()
+                return state["count"] == 1
+
+            assert (await store.wait_for(predicate))["count"] == 1
+            assert checked == [0, 1]
+
+    run_checked(main())
+
+
 def test_wait_for_is_woken_by_a_threaded_stores_own_thread():
     async def main():
         with tca.Store("dice", threaded=True) as store:
