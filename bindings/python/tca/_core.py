@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 from . import _lifetime, _native
 from .errors import InvalidHandleError, TCAError, error_for
@@ -13,15 +13,13 @@ from .errors import InvalidHandleError, TCAError, error_for
 if TYPE_CHECKING:
     import asyncio
 
-    from .request import Request
-    from .subscriptions import Subscription
-
 __all__ = ["StoreCore"]
 
 
 class StoreCore:
     """The state shared by the parts of `Store` (effects, subscriptions, clock): declared here
-    once so that each part, a mixin of its own module, type-checks on its own."""
+    once so that each part, a mixin of its own module, type-checks on its own. (What one part
+    alone keeps, it declares itself: this module imports none of them.)"""
 
     feature: str
     clock: str
@@ -34,12 +32,6 @@ class StoreCore:
     _hp: Optional[ctypes.c_void_p]
     # Exceptions raised in callbacks, with the thread that ran them, for that thread's call.
     _raised: List[Tuple[int, BaseException]]
-    _handlers: Dict[str, Any]
-    _fallback: Optional[Any]
-    _requests: Dict[int, Request]
-    _inflight: Dict[int, Any]
-    _subscribers: List[Subscription]
-    _subscription_token: Optional[int]
     _loop: Optional[asyncio.AbstractEventLoop]
     # Event loops driving the store (asyncio, Tk): detached when it closes.
     _attachments: List[Any]

@@ -208,7 +208,8 @@ static PyObject *store_send(PyObject *store, PyObject *action) {
     PyObject *data = PyDict_GetItemWithError(encoded, action); /* borrowed */
     char *text = NULL;
     Py_ssize_t length = 0;
-    if (data == NULL || !PyBytes_Check(data) || PyBytes_AsStringAndSize(data, &text, &length) < 0) {
+    if (data == NULL || !PyBytes_Check(data) ||
+        PyBytes_AsStringAndSize(data, &text, &length) < 0) {
       Py_DECREF(bound);
       if (PyErr_Occurred()) return NULL;
       return send_slowly(store, action);

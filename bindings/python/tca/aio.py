@@ -19,24 +19,50 @@ there (a subscriber's, say) goes to the loop's exception handler.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Optional
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, List, Optional, Protocol
 
 if TYPE_CHECKING:
-    from .store import Store
+    from .errors import InvalidHandleError
+    from .subscriptions import Subscription
 
-__all__ = ["Attachment", "attach", "changes", "wait_for"]
+__all__ = ["AioStore", "Attachment", "attach", "changes", "wait_for"]
+
+
+class AioStore(Protocol):
+    """What this module needs of a store: a `tca.Store` is one.
+
+    NB: a protocol rather than the `Store` class, so that this module, below tca.store (the
+    store's `attach` and `wait_for` come here), never imports it."""
+
+    feature: str
+    _loop: Optional[asyncio.AbstractEventLoop]
+    _attachments: List[Any]
+
+    @property
+    def state(self) -> Any: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    def fileno(self) -> int: ...
+
+    def poll(self) -> int: ...
+
+    def _watch(self, fn: Callable[..., Any], on_close: Callable[[], Any]) -> Subscription: ...
+
+    def _closed_error(self) -> InvalidHandleError: ...
 
 
 class Attachment:
     """A store attached to an event loop. `detach()` (or leaving its `with` / `async with`
     block) removes the reader; closing the store detaches it too."""
 
-    def __init__(self, store: Store, loop: Optional[asyncio.AbstractEventLoop] = None) -> None:
+    def __init__(self, store: AioStore, loop: Optional[asyncio.AbstractEventLoop] = None) -> None:
         if loop is None:
             loop = asyncio.get_running_loop()
         if store._loop is not None:
             raise RuntimeError(f"the {store.feature} store is already attached to an event loop")
-        self.store: Optional[Store] = store
+        self.store: Optional[AioStore] = store
         self.loop = loop
         self.fd = store.fileno()
         loop.add_reader(self.fd, self._ready)
@@ -75,7 +101,7 @@ class Attachment:
         self.detach()
 
 
-def attach(store: Store, loop: Optional[asyncio.AbstractEventLoop] = None) -> Attachment:
+def attach(store: AioStore, loop: Optional[asyncio.AbstractEventLoop] = None) -> Attachment:
     """`store.attach(loop)`."""
     return Attachment(store, loop)
 
@@ -104,7 +130,7 @@ def _on_loop(loop: asyncio.AbstractEventLoop, fn: Callable[[], Any]) -> Callable
 
 
 async def wait_for(
-    store: Store, predicate: Callable[[Any], Any], timeout: Optional[float] = None
+    store: AioStore, predicate: Callable[[Any], Any], timeout: Optional[float] = None
 ) -> Any:
     """Waits until `predicate(store.state)` is true and returns the state; checks now, then after
     each change (made on another thread: on the loop's thread, against the state then). Raises
@@ -137,7 +163,7 @@ async def wait_for(
         return await asyncio.wait_for(done, timeout)
 
 
-async def changes(store: Store) -> AsyncIterator[Any]:
+async def changes(store: AioStore) -> AsyncIterator[Any]:
     """The store's state after each change, as an async iterator (states that change faster than
     the consumer reads are skipped: it always gets the latest). It ends when the store closes."""
     if store.closed:

@@ -3,11 +3,16 @@
 The class is put together from one module per concern:
 - `_core`: the handle, the bookkeeping, failures and exceptions raised in callbacks;
 - `effects`: effect handlers, requests in flight, answers (`respond`, `fail`, `complete`);
-- `subscriptions`: `subscribe` and `Subscription`;
-- `clock`: `poll`, `advance`, `next_deadline`, `fileno`, event loops;
+- `patch`: `patch(since_version)`, and `apply_patch`;
+- `subscriptions`: `subscribe` and `Subscription` (on `patch`: a subscriber may take patches);
+- `clock`: `poll`, `advance`, `next_deadline`, `fileno`, event loops (asyncio's in `aio`);
 - `journal`: `journal()` and `Store.replay(...)` of a store made with `record=True`;
-- `_options`, `_codec`: the options of a new store, JSON in and out;
+- `_options`, `_codec`, `_fastsend`: a new store's options, JSON in and out, the compiled send;
 - this module: creating a store, sending actions, reading state, closing.
+
+Dependencies go one way: no module this one imports imports it (`aio`, `_fastsend` and
+`_lifetime` take any object with what they need), nor one another in a circle
+(tests/test_imports.py).
 """
 
 from __future__ import annotations
@@ -246,7 +251,7 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         date by applying the patch since the cached version (`patch`), so reading it after a
         change costs what changed. It is shared: don't change it (take a `snapshot()` for a copy
         of your own); a value read earlier is never changed by a later read."""
-        if not _native.has("tca_store_version"):  # pragma: no cover - a library older than tca.h 0.1
+        if not _native.has("tca_store_version"):  # pragma: no cover - a library before tca.h 0.1
             return loads(self.state_json())
         version = self.version
         # NB: the cache is one tuple, (version, state), read and replaced whole: threads reading
@@ -261,8 +266,8 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
             state = loads(self.state_json())
         # NB: the patch (or the JSON) is of the version current when it was made, which `version`
         # names only if nothing changed meanwhile (another thread's send): else the value is
-        # returned, maybe newer than `version`, but not cached, for want of its version. A newer state
-        # another thread cached meanwhile is kept (replacing it would only cost a later read).
+        # returned, maybe newer than `version`, but not cached, for want of its version. A newer
+        # state another thread cached meanwhile is kept (replacing it would cost a later read).
         if self.version == version and version > self._cached[0]:
             self._cached = (version, state)
         return state

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Callable, Optional
+from typing import Any, Callable, List, Optional
 
 from . import _native
-from ._core import StoreCore
+from .patch import Patches
 
 __all__ = ["Subscription", "Subscriptions"]
 
@@ -47,8 +47,12 @@ class Subscription:
         self.unsubscribe()
 
 
-class Subscriptions(StoreCore):
-    """The subscription methods of `Store`."""
+class Subscriptions(Patches):
+    """The subscription methods of `Store` (on its patches: a subscriber may take them)."""
+
+    _subscribers: List[Subscription]
+    # The library's subscription for all of them (None: no subscriber).
+    _subscription_token: Optional[int]
 
     def subscribe(self, fn: Callable[..., Any], *, patches: bool = False) -> Subscription:
         """Calls `fn(version)` at the end of each call into the store that changed its state
@@ -111,9 +115,6 @@ class Subscriptions(StoreCore):
             if subscription.active:
                 try:
                     if subscription._patches:
-                        from .patch import Patches
-
-                        assert isinstance(self, Patches)
                         now, patch = self._patch_for(subscription._version)
                         subscription._version = now
                         subscription._fn(now, patch)
