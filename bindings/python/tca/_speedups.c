@@ -1,15 +1,22 @@
 /* tca._speedups: the optional compiled path of Store.send (docs/python.md, "The compiled send").
  *
- * One callable per store, made by `sender(send_n, handle, encoded, raised, slow, surface)`: the
- * address of tca_store_send_n (from ctypes, so this module links against nothing), the store's
- * handle, the package's cache of encoded action names (tca._codec.ENCODED), the store's list of
- * exceptions raised in callbacks, and weak methods of the store: its pure-Python send and its
- * `_surface`. tca._fastsend puts it on the store as `send`. Called with an action, it sends a str
- * whose encoding is cached, bytes, or a dict of plain JSON values (written here, see write_value),
- * and returns None; for anything else (a dataclass, a name not cached yet, a dict holding a float
- * or another type) it calls the pure-Python send, which encodes the action, fills the cache and
- * reports errors; a failed status or an exception from a callback goes to `_surface`, which raises
- * exactly what the pure-Python send raises.
+ * `method(Store, pure_send, encoded)` makes Store.send a method of C (a method descriptor, as
+ * `list.append`), remembering the pure-Python send and the package's cache of encoded action
+ * names (tca._codec.ENCODED). `sender(send_n, handle, raised)` binds one store: the address of
+ * tca_store_send_n (from ctypes, so this module links against nothing), the store's handle and
+ * its list of exceptions raised in callbacks; tca._fastsend keeps it as the store's `_sender`.
+ *
+ * Called with an action, the method reads the store's `_sender` and sends a str whose encoding is
+ * cached, bytes, or a dict of plain JSON values (written here, see write_value), and returns
+ * None; for anything else (a dataclass, a name not cached yet, a dict holding a float or another
+ * type), or a store without a `_sender` (closed, or given the pure path), it calls the pure-Python
+ * send, which encodes the action, fills the cache and reports errors; a failed status or an
+ * exception from a callback goes to the store's `_surface`, which raises exactly what the
+ * pure-Python send raises.
+ *
+ * NB: a method, not a function kept on each store: the call holds the store (a temporary
+ * `Store(...).send(...)` stays open until its send returns, and its error comes out), and no
+ * store refers to its own send (dropping the last reference to a store still frees it at once).
  *
  * NB: built against the limited API (abi3), so one build loads in any CPython 3.9+; another
  * Python (PyPy) fails the import and Store.send stays pure Python. The GIL is released during the
@@ -31,36 +38,31 @@ PyAPI_FUNC(const char *) PyUnicode_AsUTF8AndSize(PyObject *unicode, Py_ssize_t *
 
 typedef int32_t (*send_n_fn)(void *store, const char *action_json, size_t length);
 
+/* One store's binding: what the method needs of it on every send. */
 typedef struct {
   PyObject_HEAD
   send_n_fn send_n;
   void *store;
-  PyObject *encoded; /* dict: str -> bytes */
-  PyObject *raised;  /* list: the store's exceptions from callbacks */
-  PyObject *slow;    /* weakref.WeakMethod of the pure-Python Store.send */
-  PyObject *surface; /* weakref.WeakMethod of Store._surface */
+  PyObject *raised; /* list: the store's exceptions from callbacks */
 } Sender;
+
+static PyObject *sender_type;
+static PyObject *pure_send; /* the pure-Python Store.send */
+static PyObject *encoded;   /* dict: str -> bytes */
+static PyObject *sender_name, *surface_name;
 
 static void sender_dealloc(PyObject *self) {
   Sender *sender = (Sender *)self;
   PyTypeObject *type = Py_TYPE(self);
-  Py_CLEAR(sender->encoded);
   Py_CLEAR(sender->raised);
-  Py_CLEAR(sender->slow);
-  Py_CLEAR(sender->surface);
   freefunc free_slot = (freefunc)PyType_GetSlot(type, Py_tp_free);
   free_slot(self);
   Py_DECREF(type);
 }
 
-/* Calls the method a WeakMethod refers to with `argument`; None if the store is gone. */
-static PyObject *call_weak(PyObject *weak, PyObject *argument) {
-  PyObject *method = PyObject_CallObject(weak, NULL);
-  if (method == NULL) return NULL;
-  if (method == Py_None) return method;
-  PyObject *result = PyObject_CallFunctionObjArgs(method, argument, NULL);
-  Py_DECREF(method);
-  return result;
+/* The pure-Python send of `action` to `store`. */
+static PyObject *send_slowly(PyObject *store, PyObject *action) {
+  return PyObject_CallFunctionObjArgs(pure_send, store, action, NULL);
 }
 
 /* ---- a dict action written as JSON ------------------------------------------------------ */
@@ -187,21 +189,30 @@ static int write_value(Buffer *buffer, PyObject *value, int depth) {
   return DECLINED;
 }
 
-/* The callable's body (METH_O: no argument tuple is built per call). */
-static PyObject *sender_send(PyObject *self, PyObject *action) {
-  Sender *sender = (Sender *)self;
+/* Store.send: the method's body (METH_O: no argument tuple is built per call). */
+static PyObject *store_send(PyObject *store, PyObject *action) {
+  PyObject *bound = PyObject_GetAttr(store, sender_name);
+  if (bound == NULL) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return NULL;
+    PyErr_Clear();
+    return send_slowly(store, action);
+  }
+  if (Py_TYPE(bound) != (PyTypeObject *)sender_type) {
+    Py_DECREF(bound);
+    return send_slowly(store, action);
+  }
+  /* NB: `bound` is held to the end: another thread may take it off the store meanwhile. */
+  Sender *sender = (Sender *)bound;
   int32_t status;
   if (PyUnicode_CheckExact(action)) {
-    PyObject *data = PyDict_GetItemWithError(sender->encoded, action); /* borrowed */
-    if (data == NULL) {
-      if (PyErr_Occurred()) return NULL;
-      return call_weak(sender->slow, action);
-    }
+    PyObject *data = PyDict_GetItemWithError(encoded, action); /* borrowed */
     char *text = NULL;
     Py_ssize_t length = 0;
-    if (!PyBytes_Check(data) || PyBytes_AsStringAndSize(data, &text, &length) < 0) {
-      PyErr_Clear();
-      return call_weak(sender->slow, action);
+    if (data == NULL || !PyBytes_Check(data) ||
+        PyBytes_AsStringAndSize(data, &text, &length) < 0) {
+      Py_DECREF(bound);
+      if (PyErr_Occurred()) return NULL;
+      return send_slowly(store, action);
     }
     /* NB: the cached encoding lives in the dict; hold it across the call, when the GIL is
      * released and another thread may clear the cache. */
@@ -213,7 +224,10 @@ static PyObject *sender_send(PyObject *self, PyObject *action) {
   } else if (PyBytes_CheckExact(action)) {
     char *text = NULL;
     Py_ssize_t length = 0;
-    if (PyBytes_AsStringAndSize(action, &text, &length) < 0) return NULL;
+    if (PyBytes_AsStringAndSize(action, &text, &length) < 0) {
+      Py_DECREF(bound);
+      return NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
     status = sender->send_n(sender->store, text, (size_t)length);
     Py_END_ALLOW_THREADS
@@ -228,26 +242,30 @@ static PyObject *sender_send(PyObject *self, PyObject *action) {
     int written = write_value(&buffer, action, 0);
     if (written != WROTE) {
       if (buffer.data != buffer.small) PyMem_Free(buffer.data);
-      return written == DECLINED ? call_weak(sender->slow, action) : NULL;
+      Py_DECREF(bound);
+      return written == DECLINED ? send_slowly(store, action) : NULL;
     }
     Py_BEGIN_ALLOW_THREADS
     status = sender->send_n(sender->store, buffer.data, buffer.length);
     Py_END_ALLOW_THREADS
     if (buffer.data != buffer.small) PyMem_Free(buffer.data);
   } else {
-    return call_weak(sender->slow, action);
+    Py_DECREF(bound);
+    return send_slowly(store, action);
   }
-  if (status == 0 && PyList_Size(sender->raised) == 0) Py_RETURN_NONE;
+  int quiet = status == 0 && PyList_Size(sender->raised) == 0;
+  Py_DECREF(bound);
+  if (quiet) Py_RETURN_NONE;
   PyObject *code = PyLong_FromLong(status);
   if (code == NULL) return NULL;
-  PyObject *result = call_weak(sender->surface, code);
+  PyObject *result = PyObject_CallMethodObjArgs(store, surface_name, code, NULL);
   Py_DECREF(code);
   return result;
 }
 
 static PyType_Slot sender_slots[] = {
     {Py_tp_dealloc, (void *)sender_dealloc},
-    {Py_tp_doc, (void *)"Store.send's compiled path for one store (see tca._speedups)."},
+    {Py_tp_doc, (void *)"What Store.send's compiled path needs of one store (see tca._speedups)."},
     {0, NULL},
 };
 
@@ -255,22 +273,15 @@ static PyType_Spec sender_spec = {
     "tca._speedups.Sender", sizeof(Sender), 0, Py_TPFLAGS_DEFAULT, sender_slots,
 };
 
-static PyObject *sender_type;
+/* NB: its doc is set by method(): the pure-Python send's, after the signature. */
+static PyMethodDef send_def = {"send", store_send, METH_O, NULL};
 
-static PyMethodDef send_def = {
-    "send", sender_send, METH_O,
-    "Sends an action and processes everything it leads to (Store.send, compiled).",
-};
-
-/* sender(send_n_address, handle, encoded, raised, slow, surface) -> a builtin function */
+/* sender(send_n_address, handle, raised) -> one store's binding */
 static PyObject *make_sender(PyObject *module, PyObject *args) {
   (void)module;
   unsigned long long send_n = 0, store = 0;
-  PyObject *encoded = NULL, *raised = NULL, *slow = NULL, *surface = NULL;
-  if (!PyArg_ParseTuple(args, "KKO!O!OO", &send_n, &store, &PyDict_Type, &encoded, &PyList_Type,
-                        &raised, &slow, &surface)) {
-    return NULL;
-  }
+  PyObject *raised = NULL;
+  if (!PyArg_ParseTuple(args, "KKO!", &send_n, &store, &PyList_Type, &raised)) return NULL;
   if (send_n == 0) {
     PyErr_SetString(PyExc_ValueError, "sender: the function address is 0");
     return NULL;
@@ -279,18 +290,46 @@ static PyObject *make_sender(PyObject *module, PyObject *args) {
   if (sender == NULL) return NULL;
   sender->send_n = (send_n_fn)(uintptr_t)send_n;
   sender->store = (void *)(uintptr_t)store;
-  Py_INCREF(encoded);
-  sender->encoded = encoded;
   Py_INCREF(raised);
   sender->raised = raised;
-  Py_INCREF(slow);
-  sender->slow = slow;
-  Py_INCREF(surface);
-  sender->surface = surface;
-  /* NB: a builtin function bound to the state: called through vectorcall, with no tuple. */
-  PyObject *callable = PyCFunction_NewEx(&send_def, (PyObject *)sender, NULL);
-  Py_DECREF(sender);
-  return callable;
+  return (PyObject *)sender;
+}
+
+/* method(cls, pure_send, encoded) -> Store.send's method descriptor */
+static PyObject *make_method(PyObject *module, PyObject *args) {
+  (void)module;
+  PyObject *cls = NULL, *pure = NULL, *cache = NULL;
+  if (!PyArg_ParseTuple(args, "O!OO!", &PyType_Type, &cls, &pure, &PyDict_Type, &cache)) {
+    return NULL;
+  }
+  if (send_def.ml_doc == NULL) {
+    /* NB: the signature first, as builtins write it, for inspect.signature and help(). */
+    const char *doc = "";
+    PyObject *text = PyObject_GetAttrString(pure, "__doc__");
+    if (text == NULL) return NULL;
+    if (PyUnicode_Check(text)) doc = PyUnicode_AsUTF8AndSize(text, NULL);
+    if (doc == NULL) {
+      Py_DECREF(text);
+      return NULL;
+    }
+    const char *signature = "send($self, action, /)\n--\n\n";
+    size_t size = strlen(signature) + strlen(doc) + 1;
+    char *whole = PyMem_Malloc(size); /* NB: kept for good, as the PyMethodDef is */
+    if (whole == NULL) {
+      Py_DECREF(text);
+      return PyErr_NoMemory();
+    }
+    snprintf(whole, size, "%s%s", signature, doc);
+    Py_DECREF(text);
+    send_def.ml_doc = whole;
+  }
+  Py_INCREF(pure);
+  Py_XDECREF(pure_send);
+  pure_send = pure;
+  Py_INCREF(cache);
+  Py_XDECREF(encoded);
+  encoded = cache;
+  return PyDescr_NewMethod((PyTypeObject *)cls, &send_def);
 }
 
 /* dumps(value) -> bytes, or None when declined: the compiled send's JSON writer, for tests. */
@@ -315,8 +354,10 @@ static PyObject *dumps(PyObject *module, PyObject *value) {
 static PyMethodDef methods[] = {
     {"dumps", dumps, METH_O,
      "dumps(value) -> the JSON bytes the compiled send writes for it, or None (declined)"},
+    {"method", make_method, METH_VARARGS,
+     "method(cls, pure_send, encoded) -> Store.send's compiled method descriptor"},
     {"sender", make_sender, METH_VARARGS,
-     "sender(send_n_address, handle, encoded, raised, slow, surface) -> a compiled send"},
+     "sender(send_n_address, handle, raised) -> one store's binding for the compiled send"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -329,7 +370,9 @@ PyMODINIT_FUNC PyInit__speedups(void) {
   PyObject *module = PyModule_Create(&module_def);
   if (module == NULL) return NULL;
   sender_type = PyType_FromSpec(&sender_spec);
-  if (sender_type == NULL) {
+  sender_name = PyUnicode_InternFromString("_sender");
+  surface_name = PyUnicode_InternFromString("_surface");
+  if (sender_type == NULL || sender_name == NULL || surface_name == NULL) {
     Py_DECREF(module);
     return NULL;
   }
