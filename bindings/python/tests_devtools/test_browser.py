@@ -220,9 +220,10 @@ def test_hostile_store_is_shown_as_text(browser: webdriver.Chrome) -> None:
         assert sock.recv(4096).startswith(b"HTTP/1.1 101")
         evil = '<img src=x onerror="document.title=1">'
         header = {"tcaJournal": 1, "feature": evil, "state": {evil: "</script><b>x</b>"}}
-        sock.sendall(b"not json\n[1,2]\n{\"type\":\"entry\"}\n" + json.dumps({
+        sock.sendall(json.dumps({
             "type": "hello", "store": "../../etc", "feature": evil, "header": header,
-        }).encode() + b"\n" + json.dumps({
+        }).encode() + b"\nnot json\n[1,2]\n{\"type\":\"entry\"}\n" + b"[" * 100000 + b"\n"
+            + json.dumps({
             "type": "reduction", "origin": "<b>", "action": {evil: 1}, "version": 1,
         }).encode() + b"\n" + json.dumps({
             "type": "version", "version": 1, "patch": [{"op": "remove", "path": "/nothing"}],
@@ -230,7 +231,7 @@ def test_hostile_store_is_shown_as_text(browser: webdriver.Chrome) -> None:
         browser.get(server.url)
         wait(browser, lambda: len(rows(browser)) == 1)
         assert evil in browser.find_element(By.ID, "stores").text
-        assert evil in rows(browser)[0].text and "effect" in rows(browser)[0].text
+        assert "<img src=x onerror=" in rows(browser)[0].text and "effect" in rows(browser)[0].text
         wait(browser, lambda: "does not apply" in browser.find_element(By.ID, "patch").text)
         browser.find_element(By.CSS_SELECTOR, '#log [data-version="1"]').click()
         assert browser.find_elements(By.CSS_SELECTOR, "img, b") == []

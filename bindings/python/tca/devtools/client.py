@@ -233,9 +233,11 @@ class DevtoolsStore:
             except OSError:
                 break
         try:
-            sock.close()
+            # NB: shutdown first: it ends the connection even while the reader waits in recv.
+            sock.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
+        sock.close()
 
     def _put(self, data: Optional[bytes]) -> bool:
         try:
