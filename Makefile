@@ -3,7 +3,8 @@
 #   make demo       build, then run the C and Python examples
 #   make test       build, then run the Swift, C (also under valgrind), Python, C++, Rust, LuaJIT
 #                   (and LÖVE) and C# tests, every doc snippet, the own-feature template, the
-#                   new-feature scaffold, an install into a temporary prefix, the symbol-order
+#                   new-feature scaffold, the inspector in headless Chromium, an install into a
+#                   temporary prefix, the symbol-order
 #                   check and a 60 s fuzz run
 #   make bench      release builds, then every benchmark: one table and build/bench.json
 #   make fuzz       libFuzzer + AddressSanitizer over the C API for FUZZ_SECONDS (docs/fuzzing.md)

@@ -14,6 +14,9 @@ Each input of the journal (`Store(..., record=True)`, `store.journal()`) is prin
 state change it made, as the Composable Architecture's `_printChanges` does, and the requests the
 store made and their answers. `--to N` prints instead the state at version N as JSON (time
 travel: `Store.replay(journal, to_version=N)`).
+
+`python -m tca devtools [FILE.jsonl]` is the inspector: a page showing stores live or from a
+journal (`tca.devtools`, docs/devtools.md).
 """
 
 from __future__ import annotations

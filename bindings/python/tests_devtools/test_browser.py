@@ -171,13 +171,16 @@ def test_live_session(browser: webdriver.Chrome) -> None:
         wait(browser, lambda: len(rows(browser)) == 7)
         assert "incrementButtonTapped" in rows(browser)[-1].text
         wait(browser, lambda: "count: 3" in state_text(browser))
+        browser.find_element(By.CSS_SELECTOR, '#log [data-version="4"]').click()
+        wait(browser, lambda: box.get_attribute("data-version") == "4")
+        browser.save_screenshot(str(OUT / "screenshot.png"))
+        browser.find_element(By.CSS_SELECTOR, '#log [data-version="7"]').click()
         # A dispatch the feature does not know is refused by the store, and said so.
         field.clear()
         field.send_keys("noSuchAction")
         browser.find_element(By.ID, "dispatch").click()
         message = browser.find_element(By.ID, "message")
         wait(browser, lambda: "dispatch" in message.text)
-        browser.save_screenshot(str(OUT / "screenshot.png"))
         # Export: the journal replays to the host's state.
         browser.find_element(By.ID, "export").click()
         exported = downloaded("", ".jsonl").read_text()
