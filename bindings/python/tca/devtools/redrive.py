@@ -158,7 +158,8 @@ def redrive(text: str) -> Tuple[Dict[str, Any], List[Segment]]:
     not a journal; a line the store refuses is kept as a step with a `note`."""
     header, lines = parse_journal(text)
     state = header.get("state")
-    base = header.get("version") if isinstance(header.get("version"), int) else 0
+    start = header.get("version")
+    base = start if isinstance(start, int) else 0
     segments = [Segment(base=base, state=state, jump=None)]
     driver = _Driver(header, state, base)
     try:

@@ -86,6 +86,8 @@ def _segment_test(
             state = reduction.state
         for request in step.requests:
             rid = request.get("id")
+            if not isinstance(rid, int):
+                continue
             variable = f"request_{int(rid)}"
             lines.append(f"    {variable} = store.request({request.get('name')!r})")
             lines.append(f"    assert {variable}.payload == {request.get('payload')!r}")
