@@ -3,7 +3,8 @@
 #   make demo       build, then run the C and Python examples
 #   make test       build, then run the Swift, C (also under valgrind), Python, C++, Rust, LuaJIT
 #                   (and LÖVE) and C# tests, every doc snippet, the own-feature template, the
-#                   new-feature scaffold, an install into a temporary prefix, the symbol-order
+#                   new-feature scaffold, the inspector in headless Chromium, an install into a
+#                   temporary prefix, the symbol-order
 #                   check and a 60 s fuzz run
 #   make bench      release builds, then every benchmark: one table and build/bench.json
 #   make fuzz       libFuzzer + AddressSanitizer over the C API for FUZZ_SECONDS (docs/fuzzing.md)
@@ -41,7 +42,7 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.[ch]') Package
   test-cdef test-cpp test-rust test-lua test-dotnet test-docs test-node node-addon lua-cdef \
   bench-bindings \
   abi-check sanitize sanitize-address sanitize-thread examples test-install install-test-deps \
-  test-new-feature fuzz
+  test-new-feature fuzz test-devtools
 
 all: lib
 
@@ -88,7 +89,7 @@ demo: $(C_EXAMPLES) $(VENV)/.installed
 # ---- tests -------------------------------------------------------------------------------------
 
 test: lib test-swift test-c test-unwind-cxx test-python test-own-feature test-new-feature test-install \
-  test-cpp test-rust test-lua test-dotnet test-node test-docs test-order
+  test-cpp test-rust test-lua test-dotnet test-node test-docs test-order test-devtools
 	@echo "== all tests passed"
 
 test-swift:
@@ -200,6 +201,23 @@ test-python: lib $(VENV)/.installed $(PY_SPEEDUPS) python-test-deps wheel
 	@echo "== Python tests"
 	TCA_LIBRARY=$(CURDIR)/$(LIB) TCA_REQUIRE_SPEEDUPS=1 TCA_REQUIRE_XVFB=$$(command -v Xvfb >/dev/null && echo 1) \
 	  $(VENV)/bin/python -m pytest -q bindings/python/tests
+
+# The inspector (python -m tca devtools, docs/devtools.md) in headless Chromium: Debian's
+# chromium and chromium-driver (scripts/need-tools.sh), selenium from PyPI in the venv. Chatter
+# goes to build/devtools/ (pytest.log, server.log, host.log, chromedriver.log), with the page's
+# screenshot (screenshot.png).
+DEVTOOLS_DEBS := chromium:chromium chromedriver:chromium-driver
+test-devtools: lib $(VENV)/.installed
+	@echo "== inspector in a browser (python -m tca devtools, headless Chromium)"
+	@if scripts/need-tools.sh "the inspector's browser test" $(DEVTOOLS_DEBS); then \
+	  set -e; mkdir -p $(BUILD)/devtools; \
+	  $(VENV)/bin/python -c 'import selenium' 2>/dev/null || \
+	    $(VENV)/bin/pip install --quiet selenium > $(BUILD)/devtools/pip.log 2>&1; \
+	  TCA_LIBRARY=$(CURDIR)/$(LIB) $(VENV)/bin/python -m pytest -q -p no:cacheprovider \
+	    bindings/python/tests_devtools > $(BUILD)/devtools/pytest.log 2>&1 || \
+	    { tail -40 $(BUILD)/devtools/pytest.log; exit 1; }; \
+	  tail -1 $(BUILD)/devtools/pytest.log; echo "   screenshot: $(BUILD)/devtools/screenshot.png"; \
+	else [ $$? = 1 ]; fi
 
 # make wheel: build/wheel/tca-VERSION-py3-none-<platform>.whl, the Python package carrying a
 # stripped libtca.so.0 (bindings/python/setup.py). Built from a copy of the package's folder, so

@@ -14,6 +14,9 @@ Each input of the journal (`Store(..., record=True)`, `store.journal()`) is prin
 state change it made, as the Composable Architecture's `_printChanges` does, and the requests the
 store made and their answers. `--to N` prints instead the state at version N as JSON (time
 travel: `Store.replay(journal, to_version=N)`).
+
+`python -m tca devtools [FILE.jsonl]` is the inspector: a page showing stores live or from a
+journal (`tca.devtools`, docs/devtools.md).
 """
 
 from __future__ import annotations
@@ -142,6 +145,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     replay.add_argument(
         "--to", type=int, metavar="N", help="print the state at version N as JSON instead"
     )
+    commands.add_parser(
+        "devtools",
+        help="the inspector: a page showing stores live or from a journal",
+        add_help=False,
+    )
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["devtools"]:
+        # NB: imported here: the inspector's modules load only when asked for.
+        from .devtools.server import main as devtools
+
+        return devtools(argv[1:])
     arguments = parser.parse_args(argv)
     try:
         if arguments.journal == "-":
