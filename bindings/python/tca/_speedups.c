@@ -65,129 +65,7 @@ static PyObject *send_slowly(PyObject *store, PyObject *action) {
   return PyObject_CallFunctionObjArgs(pure_send, store, action, NULL);
 }
 
-/* ---- a dict action written as JSON ------------------------------------------------------ */
-
-/* A growing buffer, on the stack while small. */
-typedef struct {
-  char *data;
-  size_t length;
-  size_t capacity;
-  char small[512];
-} Buffer;
-
-enum { WROTE = 0, DECLINED = 1, FAILED = -1 }; /* FAILED: a Python exception is set */
-enum { MAX_DEPTH = 64 };
-
-static int put(Buffer *buffer, const char *bytes, size_t count) {
-  if (count > buffer->capacity - buffer->length) {
-    size_t capacity = buffer->capacity;
-    while (count > capacity - buffer->length) {
-      if (capacity > ((size_t)1 << 40)) {
-        PyErr_NoMemory();
-        return FAILED;
-      }
-      capacity *= 2;
-    }
-    char *data = buffer->data == buffer->small ? PyMem_Malloc(capacity)
-                                               : PyMem_Realloc(buffer->data, capacity);
-    if (data == NULL) {
-      PyErr_NoMemory();
-      return FAILED;
-    }
-    if (buffer->data == buffer->small) memcpy(data, buffer->small, buffer->length);
-    buffer->data = data;
-    buffer->capacity = capacity;
-  }
-  memcpy(buffer->data + buffer->length, bytes, count);
-  buffer->length += count;
-  return WROTE;
-}
-
-/* A str as a JSON string, as json.dumps(ensure_ascii=False) writes it. A str that is not valid
- * UTF-8 (a lone surrogate) is declined: the pure-Python send reports it. */
-static int write_string(Buffer *buffer, PyObject *string) {
-  Py_ssize_t size = 0;
-  const char *text = PyUnicode_AsUTF8AndSize(string, &size);
-  if (text == NULL) {
-    if (!PyErr_ExceptionMatches(PyExc_UnicodeError)) return FAILED;
-    PyErr_Clear();
-    return DECLINED;
-  }
-  if (put(buffer, "\"", 1)) return FAILED;
-  Py_ssize_t start = 0;
-  for (Py_ssize_t i = 0; i < size; i++) {
-    unsigned char byte = (unsigned char)text[i];
-    if (byte >= 0x20 && byte != '"' && byte != '\\') continue;
-    if (put(buffer, text + start, (size_t)(i - start))) return FAILED;
-    char escape[8];
-    size_t length = 2;
-    escape[0] = '\\';
-    switch (byte) {
-    case '"': escape[1] = '"'; break;
-    case '\\': escape[1] = '\\'; break;
-    case '\n': escape[1] = 'n'; break;
-    case '\r': escape[1] = 'r'; break;
-    case '\t': escape[1] = 't'; break;
-    case '\b': escape[1] = 'b'; break;
-    case '\f': escape[1] = 'f'; break;
-    default: length = (size_t)snprintf(escape, sizeof escape, "\\u%04x", byte); break;
-    }
-    if (put(buffer, escape, length)) return FAILED;
-    start = i + 1;
-  }
-  if (put(buffer, text + start, (size_t)(size - start))) return FAILED;
-  return put(buffer, "\"", 1);
-}
-
-/* `value` as JSON: dicts with str keys, lists, tuples, str, int, bool and None, nested at most
- * MAX_DEPTH deep; anything else (a float, another type, a subclass, a non-str key) is DECLINED,
- * and the pure-Python send writes the whole action (or says why it cannot). */
-static int write_value(Buffer *buffer, PyObject *value, int depth) {
-  if (PyUnicode_CheckExact(value)) return write_string(buffer, value);
-  if (value == Py_None) return put(buffer, "null", 4);
-  if (value == Py_True) return put(buffer, "true", 4);
-  if (value == Py_False) return put(buffer, "false", 5);
-  if (PyLong_CheckExact(value)) {
-    int overflow = 0;
-    long long number = PyLong_AsLongLongAndOverflow(value, &overflow);
-    if (overflow) return DECLINED;
-    if (number == -1 && PyErr_Occurred()) return FAILED;
-    char text[24];
-    int length = snprintf(text, sizeof text, "%lld", number);
-    return put(buffer, text, (size_t)length);
-  }
-  if (depth >= MAX_DEPTH) return DECLINED;
-  if (PyDict_CheckExact(value)) {
-    if (put(buffer, "{", 1)) return FAILED;
-    Py_ssize_t position = 0;
-    PyObject *key = NULL, *member = NULL; /* borrowed */
-    int first = 1;
-    while (PyDict_Next(value, &position, &key, &member)) {
-      if (!PyUnicode_CheckExact(key)) return DECLINED;
-      if (!first && put(buffer, ",", 1)) return FAILED;
-      first = 0;
-      int status = write_string(buffer, key);
-      if (status == WROTE) status = put(buffer, ":", 1);
-      if (status == WROTE) status = write_value(buffer, member, depth + 1);
-      if (status != WROTE) return status;
-    }
-    return put(buffer, "}", 1);
-  }
-  int is_list = PyList_CheckExact(value);
-  if (is_list || PyTuple_CheckExact(value)) {
-    if (put(buffer, "[", 1)) return FAILED;
-    Py_ssize_t count = is_list ? PyList_Size(value) : PyTuple_Size(value);
-    for (Py_ssize_t i = 0; i < count; i++) {
-      PyObject *element = is_list ? PyList_GetItem(value, i) : PyTuple_GetItem(value, i);
-      if (element == NULL) return FAILED;
-      if (i > 0 && put(buffer, ",", 1)) return FAILED;
-      int status = write_value(buffer, element, depth + 1);
-      if (status != WROTE) return status;
-    }
-    return put(buffer, "]", 1);
-  }
-  return DECLINED;
-}
+#include "_speedups_json.h"
 
 /* Store.send: the method's body (METH_O: no argument tuple is built per call). */
 static PyObject *store_send(PyObject *store, PyObject *action) {
@@ -236,19 +114,17 @@ static PyObject *store_send(PyObject *store, PyObject *action) {
      * encoder (~700 ns for a todo's action) and the ctypes call. No Python code runs while it
      * is written (exact types only), so the dict cannot change meanwhile. */
     Buffer buffer;
-    buffer.data = buffer.small;
-    buffer.length = 0;
-    buffer.capacity = sizeof buffer.small;
+    buffer_init(&buffer);
     int written = write_value(&buffer, action, 0);
     if (written != WROTE) {
-      if (buffer.data != buffer.small) PyMem_Free(buffer.data);
+      buffer_free(&buffer);
       Py_DECREF(bound);
       return written == DECLINED ? send_slowly(store, action) : NULL;
     }
     Py_BEGIN_ALLOW_THREADS
     status = sender->send_n(sender->store, buffer.data, buffer.length);
     Py_END_ALLOW_THREADS
-    if (buffer.data != buffer.small) PyMem_Free(buffer.data);
+    buffer_free(&buffer);
   } else {
     Py_DECREF(bound);
     return send_slowly(store, action);
@@ -336,9 +212,7 @@ static PyObject *make_method(PyObject *module, PyObject *args) {
 static PyObject *dumps(PyObject *module, PyObject *value) {
   (void)module;
   Buffer buffer;
-  buffer.data = buffer.small;
-  buffer.length = 0;
-  buffer.capacity = sizeof buffer.small;
+  buffer_init(&buffer);
   int written = write_value(&buffer, value, 0);
   PyObject *result = NULL;
   if (written == WROTE) {
@@ -347,7 +221,7 @@ static PyObject *dumps(PyObject *module, PyObject *value) {
     result = Py_None;
     Py_INCREF(result);
   }
-  if (buffer.data != buffer.small) PyMem_Free(buffer.data);
+  buffer_free(&buffer);
   return result;
 }
 
