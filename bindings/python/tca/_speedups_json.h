@@ -19,30 +19,48 @@ typedef struct {
 enum { WROTE = 0, DECLINED = 1, FAILED = -1 }; /* FAILED: a Python exception is set */
 enum { MAX_DEPTH = 64 };
 
-static int put(Buffer *buffer, const char *bytes, size_t count) {
-  if (count > buffer->capacity - buffer->length) {
-    size_t capacity = buffer->capacity;
-    while (count > capacity - buffer->length) {
-      if (capacity > ((size_t)1 << 40)) {
-        PyErr_NoMemory();
-        return FAILED;
-      }
-      capacity *= 2;
-    }
-    char *data = buffer->data == buffer->small ? PyMem_Malloc(capacity)
-                                               : PyMem_Realloc(buffer->data, capacity);
-    if (data == NULL) {
+/* Makes room for `count` more bytes (the slow side of put). */
+static int grow(Buffer *buffer, size_t count) {
+  size_t capacity = buffer->capacity;
+  while (count > capacity - buffer->length) {
+    if (capacity > ((size_t)1 << 40)) {
       PyErr_NoMemory();
       return FAILED;
     }
-    if (buffer->data == buffer->small) memcpy(data, buffer->small, buffer->length);
-    buffer->data = data;
-    buffer->capacity = capacity;
+    capacity *= 2;
   }
+  char *data = buffer->data == buffer->small ? PyMem_Malloc(capacity)
+                                             : PyMem_Realloc(buffer->data, capacity);
+  if (data == NULL) {
+    PyErr_NoMemory();
+    return FAILED;
+  }
+  if (buffer->data == buffer->small) memcpy(data, buffer->small, buffer->length);
+  buffer->data = data;
+  buffer->capacity = capacity;
+  return WROTE;
+}
+
+/* NB: inline, and put_byte for one byte: a call and a memcpy per brace, comma and colon were
+ * about a third of writing a small action (docs/benchmarks.md, "The Python floor"). */
+static inline int put(Buffer *buffer, const char *bytes, size_t count) {
+  if (count > buffer->capacity - buffer->length && grow(buffer, count)) return FAILED;
   memcpy(buffer->data + buffer->length, bytes, count);
   buffer->length += count;
   return WROTE;
 }
+
+static inline int put_byte(Buffer *buffer, char byte) {
+  if (buffer->length == buffer->capacity && grow(buffer, 1)) return FAILED;
+  buffer->data[buffer->length++] = byte;
+  return WROTE;
+}
+
+/* Whether a UTF-8 byte is written escaped in a JSON string: controls, '"' and '\\'. */
+static const unsigned char escaped[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    ['"'] = 1, ['\\'] = 1,
+};
 
 /* A str as a JSON string, as json.dumps(ensure_ascii=False) writes it. A str that is not valid
  * UTF-8 (a lone surrogate) is declined: the pure-Python send reports it. */
@@ -54,11 +72,15 @@ static int write_string(Buffer *buffer, PyObject *string) {
     PyErr_Clear();
     return DECLINED;
   }
-  if (put(buffer, "\"", 1)) return FAILED;
+  /* NB: room for the string unescaped and its quotes at once; escapes grow it further. */
+  if ((size_t)size + 2 > buffer->capacity - buffer->length && grow(buffer, (size_t)size + 2)) {
+    return FAILED;
+  }
+  buffer->data[buffer->length++] = '"';
   Py_ssize_t start = 0;
   for (Py_ssize_t i = 0; i < size; i++) {
     unsigned char byte = (unsigned char)text[i];
-    if (byte >= 0x20 && byte != '"' && byte != '\\') continue;
+    if (!escaped[byte]) continue;
     if (put(buffer, text + start, (size_t)(i - start))) return FAILED;
     char escape[8];
     size_t length = 2;
@@ -77,7 +99,21 @@ static int write_string(Buffer *buffer, PyObject *string) {
     start = i + 1;
   }
   if (put(buffer, text + start, (size_t)(size - start))) return FAILED;
-  return put(buffer, "\"", 1);
+  return put_byte(buffer, '"');
+}
+
+/* A long long in decimal, without printf's parsing of a format. */
+static int write_integer(Buffer *buffer, long long number) {
+  char text[24];
+  char *end = text + sizeof text, *digit = end;
+  unsigned long long magnitude = number < 0 ? 0ULL - (unsigned long long)number
+                                            : (unsigned long long)number;
+  do {
+    *--digit = (char)('0' + magnitude % 10);
+    magnitude /= 10;
+  } while (magnitude != 0);
+  if (number < 0) *--digit = '-';
+  return put(buffer, digit, (size_t)(end - digit));
 }
 
 /* `value` as JSON: dicts with str keys, lists, tuples, str, int, bool and None, nested at most
@@ -93,39 +129,37 @@ static int write_value(Buffer *buffer, PyObject *value, int depth) {
     long long number = PyLong_AsLongLongAndOverflow(value, &overflow);
     if (overflow) return DECLINED;
     if (number == -1 && PyErr_Occurred()) return FAILED;
-    char text[24];
-    int length = snprintf(text, sizeof text, "%lld", number);
-    return put(buffer, text, (size_t)length);
+    return write_integer(buffer, number);
   }
   if (depth >= MAX_DEPTH) return DECLINED;
   if (PyDict_CheckExact(value)) {
-    if (put(buffer, "{", 1)) return FAILED;
+    if (put_byte(buffer, '{')) return FAILED;
     Py_ssize_t position = 0;
     PyObject *key = NULL, *member = NULL; /* borrowed */
     int first = 1;
     while (PyDict_Next(value, &position, &key, &member)) {
       if (!PyUnicode_CheckExact(key)) return DECLINED;
-      if (!first && put(buffer, ",", 1)) return FAILED;
+      if (!first && put_byte(buffer, ',')) return FAILED;
       first = 0;
       int status = write_string(buffer, key);
-      if (status == WROTE) status = put(buffer, ":", 1);
+      if (status == WROTE) status = put_byte(buffer, ':');
       if (status == WROTE) status = write_value(buffer, member, depth + 1);
       if (status != WROTE) return status;
     }
-    return put(buffer, "}", 1);
+    return put_byte(buffer, '}');
   }
   int is_list = PyList_CheckExact(value);
   if (is_list || PyTuple_CheckExact(value)) {
-    if (put(buffer, "[", 1)) return FAILED;
+    if (put_byte(buffer, '[')) return FAILED;
     Py_ssize_t count = is_list ? PyList_Size(value) : PyTuple_Size(value);
     for (Py_ssize_t i = 0; i < count; i++) {
       PyObject *element = is_list ? PyList_GetItem(value, i) : PyTuple_GetItem(value, i);
       if (element == NULL) return FAILED;
-      if (i > 0 && put(buffer, ",", 1)) return FAILED;
+      if (i > 0 && put_byte(buffer, ',')) return FAILED;
       int status = write_value(buffer, element, depth + 1);
       if (status != WROTE) return status;
     }
-    return put(buffer, "]", 1);
+    return put_byte(buffer, ']');
   }
   return DECLINED;
 }
