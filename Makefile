@@ -165,14 +165,17 @@ venv: $(VENV)/.installed $(PY_SPEEDUPS)
 # Store.send's optional compiled path (bindings/python/tca/_fastsend.py): a C extension against
 # Python's limited API, built in place for the venv's editable install (and by setup.py into the
 # wheel). Python's headers come with python3-dev on Debian.
-$(PY_SPEEDUPS): bindings/python/tca/_speedups.c $(VENV)/.installed
-	@include=$$($(VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
+# PY_EXTENSION: how a C extension of ours is compiled (tca._speedups, the bench's floor).
+PY_EXTENSION = include=$$($(VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
 	if [ ! -f "$$include/Python.h" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  echo "== installing python3-dev (Python.h, for tca._speedups)"; \
 	  DEBIAN_FRONTEND=noninteractive apt-get update -qq </dev/null && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-dev </dev/null >/dev/null; \
 	fi; \
-	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -shared -fPIC -I"$$include" $< -o $@
+	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -shared -fPIC -I"$$include" -Ibindings/python/tca
+$(PY_SPEEDUPS): bindings/python/tca/_speedups.c bindings/python/tca/_speedups_json.h \
+  $(VENV)/.installed
+	@$(PY_EXTENSION) $< -o $@
 
 # The GUI and terminal tests need an X server (Xvfb, with xwd for screenshots), tmux and Tk.
 # Installed from Debian's packages where missing: non-interactive, skipped when all are present,
@@ -456,7 +459,7 @@ PYDUX         := pydux==0.2.2
 PYTHON_REDUX  := python-redux==0.25.4
 
 bench: lib $(BENCH)/SwiftBench $(BENCH)/cbench $(BENCH)/scalebench $(BENCH)/libbenchnoop.so \
-  $(VENV)/.bench-deps $(PY_SPEEDUPS) bench-bindings
+  $(BENCH)/_benchfloor.abi3.so $(VENV)/.bench-deps $(PY_SPEEDUPS) bench-bindings
 	$(VENV)/bin/python Benchmarks/run.py --bench-dir $(BENCH) \
 	  --lib $(LIBDIR)/libtca.so.$(SOMAJOR) --out $(BUILD)/bench.json
 
@@ -468,6 +471,13 @@ $(BENCH)/SwiftBench: $(SWIFT_SOURCES) $(wildcard Benchmarks/SwiftBench/*.swift)
 $(BENCH)/libbenchnoop.so: Benchmarks/c/noop.c Benchmarks/c/noop.h
 	mkdir -p $(BENCH)
 	$(CC) $(CFLAGS) -O2 -fPIC -shared $< -o $@
+
+# The Python rows' C-extension floor (Benchmarks/python/floor.c), built as tca._speedups is;
+# bench.py loads it from beside libbenchnoop.so.
+$(BENCH)/_benchfloor.abi3.so: Benchmarks/python/floor.c bindings/python/tca/_speedups_json.h \
+  $(VENV)/.installed
+	mkdir -p $(BENCH)
+	@$(PY_EXTENSION) $< -o $@
 
 $(BENCH)/cbench: Benchmarks/c/bench.c Benchmarks/c/noop.h include/tca.h $(LIB) $(BENCH)/libbenchnoop.so
 	$(CC) $(CFLAGS) -O2 $(BENCH_CDEFS) -IBenchmarks/c $< -o $@ $(C_LINK) \

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ._codec import ENCODED
 from ._native import lib as _lib
@@ -30,6 +30,14 @@ except ImportError:
 #: Whether Store.send has its compiled path.
 AVAILABLE = _speedups is not None
 
+# NB: Store derives from StoreBase, whose `_sender` is a field of C that the compiled send reads
+# in a few instructions (an attribute of the store's __dict__ cost about 190 of a send's:
+# docs/benchmarks.md, "The Python floor"); `object` without the module.
+if TYPE_CHECKING:
+    StoreBase = object
+else:
+    StoreBase = object if _speedups is None else _speedups.StoreBase
+
 
 def _address(function: Any) -> int:
     address = ctypes.cast(function, ctypes.c_void_p).value
@@ -37,8 +45,8 @@ def _address(function: Any) -> int:
 
 
 def compiled_method(cls: type, pure_send: Callable[..., Any]) -> Any:
-    """The compiled `send` method for class `cls` (tca.store's `Store`), falling back on
-    `pure_send`; `pure_send` itself when the module is missing.
+    """The compiled `send` method for class `cls` (tca.store's `Store`, derived from
+    `StoreBase`), falling back on `pure_send`; `pure_send` itself when the module is missing.
 
     NB: a method of the class rather than a function kept on each store: the call then holds
     the store, as a Python method's does, and no store refers to its own send (a cycle would

@@ -46,7 +46,7 @@ State = Union[Mapping[str, Any], str, bytes]
 _lib = _native.lib
 
 
-class Store(Effects, Subscriptions, Clock, Journal, Patches):
+class Store(Effects, Subscriptions, Clock, Journal, Patches, _fastsend.StoreBase):
     """A store of one of the library's features.
 
     >>> with Store("counter") as store:
