@@ -391,7 +391,7 @@ test-dotnet: $(LIB)
 # folder under build/doc-snippets; blocks marked fragment, output or norun are not run). A failure
 # names the file and line. The toolchains come as for the bindings' tests; a language whose tool
 # is missing is skipped with a line (a failure on CI).
-test-docs: $(LIB) $(VENV)/.installed
+test-docs: $(LIB) $(VENV)/.installed $(PY_SPEEDUPS)
 	@echo "== doc snippets (README.md, docs/*.md)"
 	@scripts/need-tools.sh "the doc snippets" luajit:luajit $(DOTNET_DEBS) || [ $$? = 1 ]
 	@if command -v node >/dev/null && [ -f "$(NODE_INCLUDE)/node_api.h" ]; then \

@@ -8,7 +8,7 @@ doc=$1 out=$2 compile=$3 link=$4
 rm -rf "$out"
 mkdir -p "$out"
 awk -v dir="$out" '
-  /^```cpp$/ { n++; file = sprintf("%s/snippet%02d.cpp", dir, n); inside = 1; next }
+  /^```cpp( |$)/ { n++; file = sprintf("%s/snippet%02d.cpp", dir, n); inside = 1; next }
   /^```/ { inside = 0; next }
   inside { print > file }
 ' "$doc"

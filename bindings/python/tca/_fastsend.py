@@ -24,6 +24,11 @@ try:
     if os.environ.get("TCA_PYTHON_PURE", "") not in ("", "0"):
         raise ImportError("TCA_PYTHON_PURE is set")
     from . import _speedups  # type: ignore[attr-defined]
+
+    # NB: an extension built from an older _speedups.c (a stale build in a source tree) lacks
+    # what this module needs: taken as missing rather than failing `import tca`.
+    if not hasattr(_speedups, "StoreBase"):
+        raise ImportError("tca._speedups is older than the package: rebuild it")
 except ImportError:
     _speedups = None
 
