@@ -523,6 +523,11 @@ tca_status tca_store_unsubscribe(tca_store *store, uint64_t token);
  * tca_store_complete) or tca_store_fail. A fire-and-forget request ("haptics.play") takes no
  * answer. The names of a feature's requests, and what each expects, are listed by tca_features()
  * and described with the feature; tca_request_fn also passes the kind.
+ *
+ * One request is the library's, any feature's: "dismiss" (fire-and-forget, payload {}), made
+ * when the feature at the root of the store dismisses itself (its dismiss dependency, called
+ * with nothing presenting it): close the window or screen showing the store, then free it
+ * (docs/wire-format.md, "Navigation").
  */
 typedef void (*tca_effect_fn)(void *userdata, tca_store *store, uint64_t request_id,
                               const char *name, const char *payload_json, size_t payload_length);
