@@ -392,7 +392,7 @@ public final class JSONSchemaBuilder {
     case let .keyNotFound(key, _) as DecodingError: text = "missing member \(key.stringValue)"
     default: text = "\(error)"
     }
-    return JSONError.quoted(String(text.prefix(200)))
+    return JSONError.quoted(text, limit: 200)
   }
 
   // MARK: - Values
