@@ -321,7 +321,9 @@ extension Dice.Action: JSONSchemaDescribing {
   ///
   /// NB: given, not derived: the decoder reads the member names of any object (its keys are
   /// not an enum), which a derivation cannot follow.
-  public static func jsonSchema(in builder: JSONSchemaBuilder) throws(JSONSchemaError) -> JSONValue {
+  public static func jsonSchema(
+    in builder: JSONSchemaBuilder
+  ) throws(JSONSchemaError) -> JSONValue {
     try builder.define(Self.self, kind: "action") { () throws(JSONSchemaError) in
       let cases =
         try builder.actionCases(of: Grouped.self) + builder.actionCases(of: ViewAction.self)
