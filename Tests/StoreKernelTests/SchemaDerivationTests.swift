@@ -500,3 +500,61 @@ private func secondSpot() -> Any.Type {
   #expect(defs["Spot_2"]?["title"] == "Spot")
   #expect(defs["Spot_2"]?["properties"]?["z"] != nil)
 }
+
+@Test func titlesAreSwiftNamesWithoutModules() {
+  #expect(JSONSchemaNames.title(of: StackState<Child.State>.self) == "StackState<Child.State>")
+  #expect(JSONSchemaNames.title(of: [String: [Int]].self) == "Dictionary<String, Array<Int>>")
+  #expect(
+    JSONSchemaNames.title(of: StackAction<Child.State, Child.Action>.self)
+      == "StackAction<Child.State, Child.Action>")
+  #expect(JSONSchemaNames.title(of: firstSpot()) == "Spot")
+  #expect(
+    JSONSchemaNames.key(for: "StackAction<Child.State, Child.Action>")
+      == "StackAction_Child.State__Child.Action_")
+}
+
+/// A folder browser: a feature that presents itself (a recursive feature).
+private struct Folders: Reducer, Sendable {
+  struct State: Codable, Equatable, Sendable {
+    var name = "/"
+    @PresentationState var subfolder: State?
+  }
+  enum Action: Codable, Equatable, Sendable {
+    case open(String)
+    indirect case subfolder(PresentationAction<Action>)
+  }
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      if case let .open(name) = action { state.subfolder = State(name: name) }
+      return .none
+    }
+    .ifLet(
+      \.$subfolder,
+      action: AnyCasePath<Action, PresentationAction<Action>>(
+        embed: Action.subfolder,
+        extract: { if case let .subfolder(action) = $0 { action } else { nil } })
+    ) { Folders() }
+  }
+}
+
+@Test func aRecursiveFeatureGetsASchemaThatReferToItself() throws {
+  let registry = FeatureRegistry()
+  try registry.register(
+    name: "folders", summary: "", initialState: Folders.State(), reducer: Folders())
+  let document = try JSONParser.parse(try #require(registry.features.first).schemaJSON())
+  let validator = SchemaValidator(document: document)
+  let defs = try #require(document["$defs"])
+  #expect(
+    defs["Folders.State"]?["properties"]?["subfolder"]
+      == .object([("$ref", "#/$defs/PresentationState_Folders.State_")]))
+  #expect(
+    defs["PresentationState_Folders.State_"]?["anyOf"]
+      == .array([.object([("$ref", "#/$defs/Folders.State")]), .object([("type", "null")])]))
+  let state = try #require(document["state"])
+  let action = try #require(document["action"])
+  #expect(validator.accepts(#"{"name":"/","subfolder":{"name":"a","subfolder":null}}"#, state))
+  #expect(!validator.accepts(#"{"name":"/","subfolder":{"name":3,"subfolder":null}}"#, state))
+  #expect(validator.accepts(#"{"subfolder":{"presented":{"subfolder":"dismiss"}}}"#, action))
+  #expect(validator.accepts(#"{"subfolder":{"presented":{"open":"b"}}}"#, action))
+  #expect(!validator.accepts(#"{"subfolder":{"presented":{"opn":"b"}}}"#, action))
+}
