@@ -51,7 +51,10 @@ pub struct Error {
 }
 
 impl Error {
-    pub(crate) fn new(status: sys::tca_status, message: String) -> Error {
+    /// An error of the host's own, with a status of `sys::TCA_ERR_*`: the generated host types
+    /// (`python -m tca types FEATURE --lang rust`, docs/schema.md) report JSON of the wrong
+    /// shape with `TCA_ERR_JSON_SHAPE`.
+    pub fn new(status: sys::tca_status, message: String) -> Error {
         Error { status, message }
     }
     /// The status code, one of `sys::TCA_ERR_*`.

@@ -1,0 +1,8 @@
+// The Store of the test-only addon (store.c, store.js).
+export class Store {
+  constructor(feature: string, options?: { clock?: "real" | "manual"; seed?: number });
+  send(action: string | object): void;
+  state<S = unknown>(): S;
+  advance(ms: number): void;
+  close(): void;
+}
