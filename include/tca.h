@@ -166,6 +166,34 @@ const char *tca_version(void);
 char *tca_features(void);
 
 /**
+ * The schema of `feature`: one JSON document with the JSON Schemas (2020-12) of its state, its
+ * actions and each of its host requests' payload and answer, exact for the wire format
+ * (docs/schema.md):
+ *   {"feature":"counter","$schema":"https://json-schema.org/draft/2020-12/schema",
+ *    "state":{"$ref":"#/$defs/Counter.State"},"action":{"$ref":"#/$defs/Counter.Action"},
+ *    "requests":{"numberFact.fetch":{"kind":"oneShot","payload":{"type":"integer"},
+ *                                    "response":{"type":"string"}}},
+ *    "$defs":{"Counter.State":{…},"Counter.Action":{…}}}
+ * Every "$ref" points into "$defs". Derived from the feature's Swift types when the library
+ * registers its features (its first use: a feature whose schema cannot be derived fails the
+ * registration, which says which type and why); the same text on every call.
+ *
+ * out_json:   receives a NUL-terminated string the caller releases with tca_string_free();
+ *             NULL on failure.
+ * out_length: if not NULL, receives its length in bytes (without the NUL); 0 on failure.
+ *
+ * Returns TCA_OK; TCA_ERR_INVALID_ARGUMENT (feature or out_json NULL, a name that is not UTF-8);
+ * TCA_ERR_UNKNOWN_FEATURE (no feature of that name: the message lists the library's features;
+ * or the library's features failed to register: the message says why); TCA_ERR_NO_MEMORY.
+ * Any thread.
+ */
+tca_status tca_feature_schema(const char *feature, char **out_json, size_t *out_length);
+
+/** tca_feature_schema with a feature name of `feature_length` bytes (no NUL needed). */
+tca_status tca_feature_schema_n(const char *feature, size_t feature_length, char **out_json,
+                                size_t *out_length);
+
+/**
  * Releases a string returned by the library. NULL is a no-op.
  */
 void tca_string_free(char *string);
@@ -523,6 +551,11 @@ tca_status tca_store_unsubscribe(tca_store *store, uint64_t token);
  * tca_store_complete) or tca_store_fail. A fire-and-forget request ("haptics.play") takes no
  * answer. The names of a feature's requests, and what each expects, are listed by tca_features()
  * and described with the feature; tca_request_fn also passes the kind.
+ *
+ * One request is the library's, any feature's: "dismiss" (fire-and-forget, payload {}), made
+ * when the feature at the root of the store dismisses itself (its dismiss dependency, called
+ * with nothing presenting it): close the window or screen showing the store, then free it
+ * (docs/wire-format.md, "Navigation").
  */
 typedef void (*tca_effect_fn)(void *userdata, tca_store *store, uint64_t request_id,
                               const char *name, const char *payload_json, size_t payload_length);

@@ -14,8 +14,10 @@ extension Reducer {
   ///   this reducer has seen the action (a push whose id the stack has given out before is
   ///   ignored: ids are never reused);
   /// - gives each element's effects a ``DismissEffect`` that pops that element;
-  /// - cancels the effects of every element that left the stack, however it left. Each
-  ///   element's cancellation ids are its own.
+  /// - cancels the effects of every element that left the stack, however it left (another
+  ///   reducer's removal is seen at the next action through this one). `.cancel(id:)` in an
+  ///   element reaches only its effects (and its children's); in the parent, it reaches the
+  ///   elements' too, as upstream.
   @inlinable
   public func forEach<DestinationState, DestinationAction, Destination: Reducer>(
     _ toStackState: WritableKeyPath<State, StackState<DestinationState>>,
@@ -64,12 +66,13 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
+    // NB: the ids seen at the last pass too: another reducer may have removed elements since.
+    let idsBefore = state[keyPath: toStackState].watchedIDs
     let stackAction = toStackAction.extract(from: action)
     var effect = Effect<Parent.Action>.none
     if case let .element(id, elementAction)? = stackAction {
       effect = reduceElement(id: id, into: &state, action: elementAction)
     }
-    let idsBefore = state[keyPath: toStackState].ids
     effect = effect.merge(with: parent.reduce(into: &state, action: action))
     switch stackAction {
     case let .popFrom(id)?:
@@ -79,8 +82,9 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     case .element?, nil:
       break
     }
-    return effect.dismissing(
-      idsBefore, keeping: state[keyPath: toStackState].ids, by: navigationID(for:))
+    let idsAfter = state[keyPath: toStackState].mount()
+    guard idsBefore != idsAfter else { return effect }
+    return effect.dismissing(idsBefore, keeping: idsAfter, by: navigationID(for:))
   }
 
   @inlinable
@@ -101,7 +105,9 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
 
   @usableFromInline
   func navigationID(for id: StackElementID) -> NavigationID {
-    NavigationID(site: CancelID(unchecked: AnyHashable(toStackState)), identity: CancelID(id))
+    NavigationID(
+      site: CancelID(unchecked: AnyHashable(toStackState)), identity: CancelID(id),
+      isDismissible: true)
   }
 }
 

@@ -30,6 +30,7 @@ final class StoreCoreExtras: @unchecked Sendable {
   /// `StoreCore.setHandler(_:)`), dropped by the dispatcher.
   var retiredHandlers: [HandlerBox] = []
   var issueHandler: ((EffectIssue, EffectPlace?, String?) -> Void)?
+  var rootDismissal: (() -> Void)?
   var trace: TraceSink?
   var recordsOrigins = false
   var origin: String?
@@ -149,6 +150,11 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// NB: a chain through the nodes, not an array per id: starting and finishing a
   /// cancellable effect (a debounce restarted on every keystroke) allocates nothing here.
   private var cancellables = CancelRegistry()
+  /// The ids in use inside children's namespaces (``CancelID/isScoped``), by the id as the
+  /// child gave it: what lets a parent's `.cancel(id:)` reach its children's effects of that
+  /// id (``cancelChildren(of:sparingAncestorsOf:)``). Nil while there are none: a store whose
+  /// effects run in no child pays one test per cancellation.
+  var scopedIDs: [CancelID: Set<CancelID>]?
   var throttles: [CancelID: ThrottleState<Action>] = [:]
   /// Leaves (tasks, timers, requests) running; what a test store's `finish` checks.
   private(set) var liveLeafCount = 0
@@ -193,6 +199,12 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   var issueHandler: ((Issue, EffectPlace?, String?) -> Void)? {
     get { extrasStorage.ifMade { $0.issueHandler } ?? nil }
     set { if newValue != nil || extrasStorage.isMade { extras.issueHandler = newValue } }
+  }
+  /// Set by a test store: what a `dismiss()` of the root feature does (else the host is asked
+  /// with the request "dismiss").
+  var rootDismissal: (() -> Void)? {
+    get { extrasStorage.ifMade { $0.rootDismissal } ?? nil }
+    set { if newValue != nil || extrasStorage.isMade { extras.rootDismissal = newValue } }
   }
   /// Set by a test store: effects remember the action that started them.
   var recordsOrigins: Bool {
@@ -396,6 +408,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     sink: ThrottleSink<Action>?, done: Completion?
   ) {
     if cancelInFlight {
+      if scopedIDs != nil { cancelChildren(of: id, sparingAncestorsOf: region) }
       if restartWaiting(id, with: effect, in: region, sink: sink, done: done) { return }
       cancel(id: id, sparingAncestorsOf: region)
     }
@@ -642,6 +655,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     operation: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never> {
     let parent = leaf.parent ?? root
+    let id = id.inNamespace(of: leaf)
     if cancelInFlight { cancel(id: id, sparingAncestorsOf: parent) }
     let region = Region(id: id)
     attach(region, to: parent)
@@ -661,15 +675,29 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     return task
   }
 
-  func cancelFromEffect(id: CancelID) {
-    onHolder { [self] in self.cancel(id: id) }
+  func cancelFromEffect(id: CancelID, from leaf: TaskLeaf) {
+    onHolder { [self] in self.cancel(id: id.inNamespace(of: leaf)) }
+  }
+
+  func dismissFromEffect(_ leaf: TaskLeaf) {
+    onHolder { [self] in
+      guard leaf.parent != nil, !leaf.isCancelled, !self.isClosed,
+        !leaf.isInsideDismissibleChild
+      else { return }
+      if let rootDismissal = self.rootDismissal { return rootDismissal() }
+      // NB: what a host sees of it: the request "dismiss" (docs/wire-format.md).
+      self.startAtRoot(Effect<Action>.fireAndForget("dismiss"))
+    }
   }
 
   /// Adds `node` (a region, or a lone request) as the newest node running under `id`.
   private func register(_ node: EffectNode, id: CancelID) {
     node.cancelID = id
     // NB: one probe when the id is new (the usual case: a lookup, then an insert, was two).
-    guard let oldest = cancellables.updateValue(node, forKey: id) else { return }
+    guard let oldest = cancellables.updateValue(node, forKey: id) else {
+      if id.isScoped { indexScoped(id) }
+      return
+    }
     cancellables.updateValue(oldest, forKey: id)
     var newest = oldest
     while let next = newest.nextWithSameID { newest = next }
@@ -689,10 +717,14 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       }
     } else {
       cancellables.remove(node, forKey: id)
+      if id.isScoped { unindexScoped(id) }
     }
     node.nextWithSameID = nil
     node.previousWithSameID = nil
   }
+
+  /// Whether some node runs under `id`.
+  func isRegistered(_ id: CancelID) -> Bool { cancellables[id] != nil }
 
   /// The nodes (regions, lone requests) running under `id`, oldest first.
   func nodes(for id: CancelID) -> [EffectNode] {
@@ -706,6 +738,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   }
 
   func cancel(id: CancelID) {
+    if scopedIDs != nil { cancelChildren(of: id) }
     guard let oldest = cancellables[id] else { return }
     // NB: a copy of the chain first (cancelling a region may finish others of the id), except
     // for the usual single region.
@@ -719,6 +752,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// NB: `.cancellable(id: x, cancelInFlight: true)` nested in another of the same id would
   /// otherwise cancel the effect it is part of, and deliver nothing (upstream delivers once).
   func cancel(id: CancelID, sparingAncestorsOf region: EffectNode) {
+    if scopedIDs != nil { cancelChildren(of: id, sparingAncestorsOf: region) }
     guard let oldest = cancellables[id] else { return }
     guard oldest.nextWithSameID != nil else {
       if !oldest.isAncestor(of: region) { cancel(oldest) }
