@@ -1,5 +1,5 @@
 // A test-only N-API addon: the few calls the TypeScript drivers of Tests/types make (a store
-// made, actions sent, the state read, a manual clock moved, the store freed). It stands in for
+// made (from a snapshot too), actions sent, the state read, a manual clock moved, the store freed). It stands in for
 // a Node binding until one is in the tree; its Store (store.js) has that binding's names.
 //
 //   cc -std=c99 -shared -fPIC -I/usr/include/node store.c -o store.node -Iinclude -ltca
@@ -41,17 +41,28 @@ static tca_store *store_argument(napi_env env, napi_value value) {
   return store;
 }
 
-/// open(feature, manualClock, seed) → the store, an external.
+/// open(feature, manualClock, seed, stateJson or null) → the store, an external.
 static napi_value open_store(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 4;
+  napi_value argv[4];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  if (argc < 3) {
-    napi_throw_type_error(env, NULL, "open(feature, manualClock, seed)");
+  if (argc < 4) {
+    napi_throw_type_error(env, NULL, "open(feature, manualClock, seed, stateJson)");
     return NULL;
   }
   char *feature = string_argument(env, argv[0], NULL);
   if (feature == NULL) return NULL;
+  napi_valuetype state_type = napi_null;
+  napi_typeof(env, argv[3], &state_type);
+  char *state = NULL;
+  size_t state_length = 0;
+  if (state_type == napi_string) {
+    state = string_argument(env, argv[3], &state_length);
+    if (state == NULL) {
+      free(feature);
+      return NULL;
+    }
+  }
   bool manual = false;
   double seed = 0;
   napi_get_value_bool(env, argv[1], &manual);
@@ -61,8 +72,9 @@ static napi_value open_store(napi_env env, napi_callback_info info) {
   options.clock = manual ? TCA_CLOCK_MANUAL : TCA_CLOCK_REAL;
   options.seed = seed > 0 ? (uint64_t)seed : 0;
   tca_store *store = NULL;
-  tca_status status = tca_store_new(feature, NULL, &options, &store);
+  tca_status status = tca_store_new_n(feature, state, state_length, &options, &store);
   free(feature);
+  free(state);
   if (status != TCA_OK) return fail(env, status);
   napi_value result;
   napi_create_external(env, store, NULL, NULL, &result);

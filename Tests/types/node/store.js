@@ -4,7 +4,9 @@ const native = require(process.env.TCA_TYPES_ADDON || "./store.node");
 
 class Store {
   constructor(feature, options = {}) {
-    this.handle = native.open(feature, options.clock === "manual", options.seed || 0);
+    const state = options.state == null ? null
+      : typeof options.state === "string" ? options.state : JSON.stringify(options.state);
+    this.handle = native.open(feature, options.clock === "manual", options.seed || 0, state);
   }
   /** A case name, a value for JSON.stringify. */
   send(action) {
