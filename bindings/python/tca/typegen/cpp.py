@@ -665,7 +665,11 @@ class _Writer:
                 lines.append("  }")
                 continue
             names = self.param_names(case, struct)
-            fields = [_KeyedParam(p.key(i), p.type, True) for i, p in enumerate(case.params)]
+            # NB: an optional single value that is nil is written `{}`, as the library does.
+            fields = [
+                _KeyedParam(p.key(i), p.type, not (case.single and isinstance(p.type, Optional)))
+                for i, p in enumerate(case.params)
+            ]
             types = [self.type(p.type, a.name) for p in case.params]
             lines.append(f"  if (const auto *c = std::get_if<{struct}>(&value)) {{")
             lines.append(f"    out += {opening};")

@@ -621,8 +621,8 @@ class _Writer:
 
     # ---- classes ----
 
-    def properties(self, names: List[str], owner: str) -> List[str]:
-        return _unique([_pascal(n, _MEMBERS | {owner}) for n in names])
+    def properties(self, names: List[str], owner: str, taken: Set[str] = frozenset()) -> List[str]:  # type: ignore[assignment]
+        return _unique([_pascal(n, _MEMBERS | {owner} | taken) for n in names])
 
     def struct(self, s: Struct) -> List[str]:
         names = self.properties([f.json_name for f in s.fields], s.name)
@@ -664,7 +664,7 @@ class _Writer:
         owner: str, indent: str,
     ) -> List[str]:
         lines = []
-        flags = {name: "has" + name for f, name in zip(fields, names) if f.required}
+        flags = {name: "has_" + name.lstrip("@") for f, name in zip(fields, names) if f.required}
         for flag in flags.values():
             lines.append(f"{indent}bool {flag} = false;")
         if fields:
@@ -743,14 +743,16 @@ class _Writer:
     def factories(self, a: ActionEnum) -> List[str]:
         return _unique([_pascal(case.name, _MEMBERS | {a.name}) for case in a.cases])
 
-    def case_properties(self, case: Case, owner: str) -> List[str]:
+    def case_properties(self, a: ActionEnum, case: Case, owner: str) -> List[str]:
+        """The properties of a case's class: none may hide a factory of the enum's class."""
         raw = []
         for index, param in enumerate(case.params):
             if param.label is not None:
                 raw.append(param.label)
             else:
                 raw.append("value" if case.single else f"value{index}")
-        return self.properties(raw, owner)
+        taken = set(self.factories(a)) | set(self.case_classes(a)) | {a.name}
+        return self.properties(raw, owner, taken)
 
     def action(self, a: ActionEnum) -> List[str]:
         classes = self.case_classes(a)
@@ -776,18 +778,18 @@ class _Writer:
             "    {",
             "        string name, payload;",
             "        JsonText.CaseOf(json, out name, out payload);",
-            "        switch (name)",
-            "        {",
         ]
-        for case, cls in zip(a.cases, classes):
-            lines += self.read_case(a, case, cls)
+        if a.cases:
+            lines += ["        switch (name)", "        {"]
+            for case, cls in zip(a.cases, classes):
+                lines += self.read_case(a, case, cls)
+            lines.append("        }")
         lines += [
-            "        }",
             f"        throw JsonText.Shape({csharp_string('a case of ' + a.title)}, json);",
             "    }",
         ]
         for case, cls, factory in zip(a.cases, classes, factories):
-            props = self.case_properties(case, cls)
+            props = self.case_properties(a, case, cls)
             params = [_local(p) for p in props]
             types = [self.type(p.type) for p in case.params]
             signature = ", ".join(f"{t} {n}" for t, n in zip(types, params))
@@ -825,7 +827,7 @@ class _Writer:
                 read = self.read(param.type, "text")
             lines.append(f"                return new {cls}({read});")
         else:
-            props = self.case_properties(case, cls)
+            props = self.case_properties(a, case, cls)
             fields = [
                 _KeyedParam(p.key(i), p.type, not isinstance(p.type, Optional))
                 for i, p in enumerate(case.params)
@@ -843,7 +845,7 @@ class _Writer:
         return lines
 
     def case_class(self, a: ActionEnum, case: Case, cls: str) -> List[str]:
-        props = self.case_properties(case, cls)
+        props = self.case_properties(a, case, cls)
         params = [_local(p) for p in props]
         types = [self.type(p.type) for p in case.params]
         lines = [
@@ -868,7 +870,11 @@ class _Writer:
         if not case.params:
             lines.append(f"        o.Append({opening[:-1]}}}}}\");")
         else:
-            fields = [_KeyedParam(p.key(i), p.type, True) for i, p in enumerate(case.params)]
+            # NB: an optional single value that is nil is written `{}`, as the library does.
+            fields = [
+                _KeyedParam(p.key(i), p.type, not (case.single and isinstance(p.type, Optional)))
+                for i, p in enumerate(case.params)
+            ]
             lines += self.write_members(
                 fields, props, [p.type for p in case.params], "", "        ", opening, '"}}"'
             )

@@ -190,11 +190,15 @@ class _Writer:
                 f"{python_string(param.key(index))}: {names[index]}"
                 for index, param in enumerate(case.params)
             )
+            payload = f"{{{body}}}"
+            if case.single and isinstance(case.params[0].type, Optional):
+                # NB: nil is written `{}`, as the library does.
+                payload = f"{{}} if {names[0]} is None else {payload}"
             lines += [
                 "",
                 "    @staticmethod",
                 f"    def {method}({', '.join(parameters)}) -> {value}:",
-                f"        return {value}({{{python_string(case.name)}: {{{body}}}}})",
+                f"        return {value}({{{python_string(case.name)}: {payload}}})",
             ]
         if not a.cases:
             lines.append("    pass")

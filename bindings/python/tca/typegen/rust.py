@@ -642,8 +642,7 @@ class _Writer:
     def write_action(self, a: ActionEnum, variants: List[str]) -> List[str]:
         lines = ["    fn write_json(&self, out: &mut String) {"]
         if not a.cases:
-            lines += ["        match *self {}", "    }"]
-            return lines
+            return ["    fn write_json(&self, _out: &mut String) {", "        match *self {}", "    }"]
         lines.append("        match self {")
         for case, variant in zip(a.cases, variants):
             opening = rust_string("{" + json.dumps(case.name, ensure_ascii=False) + ":")
@@ -658,7 +657,11 @@ class _Writer:
             else:
                 bound = ", ".join(f"{field}: {name}" for field, name in zip(fields_, names))
                 pattern = f"{a.name}::{variant} {{ {bound} }}"
-            fields = [_KeyedParam(p.key(i), p.type, True) for i, p in enumerate(case.params)]
+            # NB: an optional single value that is nil is written `{}`, as the library does.
+            fields = [
+                _KeyedParam(p.key(i), p.type, not (case.single and isinstance(p.type, Optional)))
+                for i, p in enumerate(case.params)
+            ]
             lines.append(f"            {pattern} => {{")
             lines.append(f"                out.push_str({opening});")
             body = self.write_struct(fields, names, "", "")[1:-1]

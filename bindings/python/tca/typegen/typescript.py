@@ -162,9 +162,13 @@ class _Writer:
                 f"{_key(param.key(index))}: {names[index]}"
                 for index, param in enumerate(case.params)
             )
+            payload = f"{{{' ' + body + ' ' if body else ''}}}"
+            if case.single and isinstance(case.params[0].type, Optional):
+                # NB: null is written `{}`, as the library does.
+                payload = f"{names[0]} === null ? {{}} : {payload}"
             lines.append(
                 f"  {_key(case.name)}: ({parameters}): {a.name} => "
-                f"({{ {_key(case.name)}: {{{' ' + body + ' ' if body else ''}}} }}),"
+                f"({{ {_key(case.name)}: {payload} }}),"
             )
         lines.append("};")
         return lines
