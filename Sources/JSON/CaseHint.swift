@@ -14,9 +14,14 @@ enum CaseHint {
   /// The most cases "did you mean" names.
   static let maxSuggestions = 3
 
-  /// `did you mean "a"? valid cases: "a", "b"`, or nil if there are no cases to list.
+  /// `did you mean "a"? valid cases: "a", "b"` (in alphabetical order), or nil if there are no
+  /// cases to list.
+  ///
+  /// NB: alphabetical, not as declared: where an enum's `CodingKeys` are not at hand, its case
+  /// names come from its metadata, in the order of its tags (the cases with payloads first).
   static func hint(sent: String?, cases: [String]) -> String? {
     guard !cases.isEmpty else { return nil }
+    let cases = cases.sorted()
     var hint = ""
     if let sent, !cases.contains(sent) {
       let close = closest(to: sent, in: cases)
@@ -44,7 +49,7 @@ enum CaseHint {
   static func quotedName(_ name: String) -> String { quoted(name, limit: nameScalars) }
 
   /// The cases close to `sent`, closest first: a few edits away (a third of the longer name,
-  /// ignoring case), or one containing the other (from 4 characters).
+  /// ignoring case), or one containing the other (the shorter of 4 characters or more).
   static func closest(to sent: String, in cases: [String]) -> [String] {
     let typed = Array(sent.lowercased().unicodeScalars)
     guard !typed.isEmpty, typed.count <= nameScalars else { return [] }
@@ -54,15 +59,19 @@ enum CaseHint {
       guard candidate.count <= nameScalars else { continue }
       let distance = editDistance(typed, candidate)
       let longer = max(typed.count, candidate.count)
-      let shorter = typed.count < candidate.count ? typed : candidate
       let contains =
-        shorter.count >= 4 && (contains(candidate, shorter) || contains(typed, shorter))
+        typed.count < candidate.count
+        ? typed.count >= 4 && contains(candidate, typed)
+        : candidate.count >= 4 && candidate.count < typed.count && contains(typed, candidate)
       if distance <= max(1, longer / 3) || contains {
         found.append((distance, order, name))
       }
     }
     found.sort { ($0.distance, $0.order) < ($1.distance, $1.order) }
-    return found.prefix(maxSuggestions).map(\.name)
+    // NB: the closest, and those nearly as close: one a single edit away hides those three.
+    guard let best = found.first?.distance else { return [] }
+    return found.prefix(maxSuggestions).filter { $0.distance <= max(best + 1, 2 * best) }
+      .map(\.name)
   }
 
   /// Levenshtein distance (insertions, deletions, substitutions of one scalar).

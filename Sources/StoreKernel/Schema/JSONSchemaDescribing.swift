@@ -166,8 +166,12 @@ extension UUID: JSONSchemaDescribing {
 }
 
 extension IdentifiedArray: JSONSchemaDescribing {
-  /// `{"type":"array","items":E}`: the elements in order (their ids differ).
+  /// `{"type":"array","items":E,"x-tca-identified":true}`: the elements in order; the
+  /// annotation says their ids differ (a repeated id is refused when it is read).
   public static func jsonSchema(in builder: JSONSchemaBuilder) throws(JSONSchemaError) -> JSONValue {
-    .object([("type", "array"), ("items", try builder.schema(for: Element.self))])
+    .object([
+      ("type", "array"), ("items", try builder.schema(for: Element.self)),
+      ("x-tca-identified", true),
+    ])
   }
 }

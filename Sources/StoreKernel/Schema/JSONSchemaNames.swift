@@ -15,10 +15,19 @@ public enum JSONSchemaNames {
     while index < text.count {
       let scalar = text[index]
       if scalar == "(" {
-        // NB: `(unknown context at $…)` and `(extension in Module):` stand before a name.
+        // NB: `(unknown context at $…)` and `(extension in Module):` stand before a name;
+        // `(Name in _0123ABCD)` is a private type's name.
         if let end = contextEnd(in: text, from: index) {
+          // NB: after `(extension in M):` comes a whole name, module first; after an unknown
+          // context, the rest of one.
+          atPathStart = text[end - 1] == ":"
           index = end
-          atPathStart = true
+          continue
+        }
+        if let (name, end) = privateName(in: text, from: index) {
+          out.append(contentsOf: name.unicodeScalars)
+          index = end
+          atPathStart = false
           continue
         }
       }
@@ -70,6 +79,23 @@ public enum JSONSchemaNames {
       index += 1
     }
     return nil
+  }
+
+  /// `Name` and where `(Name in _discriminator)` at `start` ends, or nil if it is not that.
+  private static func privateName(
+    in text: [Unicode.Scalar], from start: Int
+  ) -> (String, Int)? {
+    var end = start + 1
+    while end < text.count && isNamePart(text[end]) { end += 1 }
+    let name = String(String.UnicodeScalarView(text[(start + 1)..<end]))
+    let marker = Array(" in _".unicodeScalars)
+    guard !name.isEmpty, end + marker.count <= text.count,
+      Array(text[end..<(end + marker.count)]) == marker
+    else { return nil }
+    end += marker.count
+    while end < text.count && isNamePart(text[end]) { end += 1 }
+    guard end < text.count, text[end] == ")" else { return nil }
+    return (name, end + 1)
   }
 
   private static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {

@@ -15,11 +15,12 @@ from __future__ import annotations
 import ctypes
 import sys
 import weakref
-from typing import Any, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 from . import _fastsend, _lifetime, _native
 from ._codec import ENCODED, encode, encode_text, loads
 from ._options import make_options
+from ._schema import schema as feature_schema
 from ._validate import c_string
 from .clock import Clock
 from .effects import Effects, Handler
@@ -260,6 +261,12 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
             self._state_version = version if self.version == version else -1
             return state
         return loads(self.state_json())
+
+    @property
+    def schema(self) -> Dict[str, Any]:
+        """The schema of this store's feature (`tca.schema(store.feature)`, docs/schema.md): the
+        JSON Schemas of its state, actions and requests. A new dict on every read."""
+        return feature_schema(self.feature)
 
     def state_json(self) -> bytes:
         """The current state as JSON bytes (the library caches them per version)."""

@@ -21,6 +21,10 @@ The store runs on a manual clock (`advance(ms)`), takes requests in pull mode, a
 library tells it each action it reduced, with its origin and the state after it
 (`tca_store_take_reductions`), and compares actions in their canonical form
 (`tca_canonical_action`), so any form the store accepts may be given.
+
+For property tests, `random_action(tca.schema(feature), rng, seen=store.state)` makes an action
+of a feature at random from its schema (docs/schema.md), often naming ids the state has;
+`random_value(document, subschema, rng)` makes any value a schema allows (a request's answer).
 """
 
 from __future__ import annotations
@@ -33,10 +37,11 @@ from typing import Any, Callable, Dict, List, Mapping, NoReturn, Optional, Union
 
 from . import _native
 from ._codec import dumps, encode
+from ._schema import random_action, random_value
 from .errors import error_for
 from .store import Action, Store
 
-__all__ = ["TestStore", "TestRequest"]
+__all__ = ["TestStore", "TestRequest", "random_action", "random_value"]
 
 _lib = _native.lib
 
