@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -166,11 +167,16 @@ def test_rust(folder: Path) -> None:
         (HERE / "drive.rs").read_text() + "\n// The other types compile too.\n"
         "#[allow(unused)]\nmod matchscores;\n#[allow(unused)]\nmod exotic;\n"
     )
+    # NB: the crate's Rust (Debian 12's 1.63): clippy says where the types use anything newer.
     (folder / "Cargo.toml").write_text(
-        '[package]\nname = "drive"\nversion = "0.1.0"\nedition = "2021"\n\n'
+        '[package]\nname = "drive"\nversion = "0.1.0"\nedition = "2021"\n'
+        'rust-version = "1.63"\n\n'
         f"[dependencies]\ntca = {{ path = {json.dumps(str(REPO / 'bindings' / 'rust'))} }}\n"
     )
     env = {"TCA_LIB_DIR": str(LIBRARY.parent), "CARGO_TARGET_DIR": str(BUILD / "rust-target")}
+    if subprocess.run([cargo, "clippy", "--version"], capture_output=True).returncode == 0:
+        run([cargo, "clippy", "--offline", "-q", "--", "-D", "warnings",
+             "-D", "clippy::incompatible_msrv"], log, cwd=folder, env=env)
     run([cargo, "build", "--offline", "-q"], log, cwd=folder, env=env)
     warnings = [line for line in log.read_text().splitlines() if line.startswith("warning")]
     assert warnings == [], f"the generated Rust warns ({log})"
@@ -192,3 +198,94 @@ def test_cpp(folder: Path) -> None:
     run(["c++", *CXXFLAGS, *include, folder / "drive.cpp", "-o", folder / "drive",
          f"-L{LIBRARY.parent}", "-ltca", f"-Wl,-rpath,{LIBRARY.parent}"], log)
     assert lines(run([folder / "drive"], log)) == EXPECTED
+
+
+# ---- docs/schema.md, "Host types": every example runs as written ------------------------------
+
+DOC = REPO / "docs" / "schema.md"
+TAGS = ["python", "typescript", "csharp", "rust", "cpp"]
+
+
+def doc_examples() -> Dict[str, tuple]:
+    """Each language's example of the Host types section: its code and what it prints."""
+    text = DOC.read_text()
+    section = text[text.index("## Host types"):]
+    examples = {}
+    for match in re.finditer(r"```(\w+)\n(.*?)```\n\nprints `([^`]*)`", section, re.S):
+        examples[match.group(1)] = (match.group(2), match.group(3))
+    return examples
+
+
+def commands(code: str) -> List[List[str]]:
+    """The commands the example's first comment lines give (`python -m tca types …`, `mcs …`)."""
+    found = []
+    for line in code.splitlines():
+        match = re.match(r"\s*(?:#|//)\s*((?:python -m tca|mcs) .*)$", line)
+        if match:
+            found.append(match.group(1).split())
+    return found
+
+
+@pytest.mark.parametrize("language", TAGS)
+def test_doc_example(language: str) -> None:
+    examples = doc_examples()
+    assert language in examples, f"docs/schema.md has no {language} example that prints"
+    code, printed = examples[language]
+    folder = BUILD / "doc" / language
+    shutil.rmtree(folder, ignore_errors=True)
+    (folder / "src").mkdir(parents=True)
+    log = folder / "log.txt"
+    steps = commands(code)
+    assert steps and steps[0][:4] == ["python", "-m", "tca", "types"], code
+    run([sys.executable, *steps[0][1:]], log, cwd=folder, env={"TCA_LIBRARY": str(LIBRARY)})
+    library_folder = str(LIBRARY.parent)
+    if language == "python":
+        (folder / "example.py").write_text(code)
+        output = run([sys.executable, "example.py"], log, cwd=folder,
+                     env={"TCA_LIBRARY": str(LIBRARY)})
+    elif language == "typescript":
+        need("tsc", "node", "cc")
+        package = folder / "node_modules" / "tca"
+        package.mkdir(parents=True)
+        # NB: the Node binding's place, held by the test-only store (node/store.c).
+        shutil.copy(HERE / "node" / "store.js", package / "index.js")
+        shutil.copy(HERE / "node" / "store.d.ts", package / "index.d.ts")
+        node_include = "/usr/include/node"
+        addon = folder / "store.node"
+        run(["cc", "-std=c99", "-shared", "-fPIC", f"-I{node_include}", f"-I{REPO / 'include'}",
+             HERE / "node" / "store.c", "-o", addon, f"-L{library_folder}", "-ltca",
+             f"-Wl,-rpath,{library_folder}"], log)
+        (folder / "example.ts").write_text(code)
+        run(["tsc", "--strict", "--target", "es2019", "--module", "commonjs", "example.ts",
+             "counter.ts"], log, cwd=folder)
+        output = run(["node", "example.js"], log, cwd=folder,
+                     env={"TCA_TYPES_ADDON": str(addon)})
+    elif language == "csharp":
+        need("mcs", "mono")
+        run(["mcs", "-nologo", "-unsafe", "-target:library", "-out:" + str(folder / "Tca.dll"),
+             *sorted((REPO / "bindings" / "dotnet" / "Tca").glob("*.cs"))], log)
+        (folder / "Program.cs").write_text(code)
+        assert len(steps) == 2 and steps[1][0] == "mcs", code
+        run(steps[1], log, cwd=folder)
+        output = run(["mono", "Program.exe"], log, cwd=folder,
+                     env={"LD_LIBRARY_PATH": library_folder})
+    elif language == "rust":
+        cargo = shutil.which("cargo") or str(Path.home() / ".cargo" / "bin" / "cargo")
+        if not Path(cargo).exists():
+            need("cargo")
+        (folder / "src" / "main.rs").write_text(code)
+        (folder / "Cargo.toml").write_text(
+            '[package]\nname = "example"\nversion = "0.1.0"\nedition = "2021"\n\n'
+            f"[dependencies]\ntca = {{ path = {json.dumps(str(REPO / 'bindings' / 'rust'))} }}\n"
+        )
+        env = {"TCA_LIB_DIR": library_folder, "CARGO_TARGET_DIR": str(BUILD / "rust-target")}
+        run([cargo, "build", "--offline", "-q"], log, cwd=folder, env=env)
+        output = run([BUILD / "rust-target" / "debug" / "example"], log,
+                     env={"LD_LIBRARY_PATH": library_folder})
+    else:
+        need("c++")
+        (folder / "example.cpp").write_text(code)
+        run(["c++", *CXXFLAGS, f"-I{REPO / 'include'}", "example.cpp", "-o", "example",
+             f"-L{library_folder}", "-ltca", f"-Wl,-rpath,{library_folder}"], log, cwd=folder)
+        output = run([folder / "example"], log)
+    assert output.strip() == printed

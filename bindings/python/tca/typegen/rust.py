@@ -448,6 +448,14 @@ class _Writer:
         if not fields:
             return [f"{indent}tca::members({source}.trim())?;"]
         lines = [f"{indent}for (name, value) in tca::members({source}.trim())? {{"]
+        if len(fields) == 1:
+            # NB: one member: an `if` (clippy's single_match).
+            lines.append(f"{indent}    if name == {rust_string(self.json_name(fields[0]))} {{")
+            lines.append(
+                f"{indent}        {names[0]} = Some(<{types[0]} as Json>::from_json(value)?);"
+            )
+            lines += [f"{indent}    }}", f"{indent}}}"]
+            return lines
         lines.append(f"{indent}    match name.as_str() {{")
         for field, name, rust_type in zip(fields, names, types):
             lines.append(
@@ -499,7 +507,7 @@ class _Writer:
         return lines
 
     @staticmethod
-    def inherent(name: str) -> List[str]:
+    def inherent(name: str, copy: bool = False) -> List[str]:
         return [
             f"impl {name} {{",
             "    /// The value of a JSON text (`Json::from_json`).",
@@ -507,8 +515,8 @@ class _Writer:
             f"        <{name} as Json>::from_json(json)",
             "    }",
             "    /// The value's JSON text (`Json::to_json`).",
-            "    pub fn to_json(&self) -> String {",
-            "        Json::to_json(self)",
+            f"    pub fn to_json({'self' if copy else '&self'}) -> String {{",
+            f"        Json::to_json({'&self' if copy else 'self'})",
             "    }",
             "}",
         ]
@@ -539,7 +547,7 @@ class _Writer:
                 f"            {e.name}::{variant} => {rust_string(json.dumps(value, ensure_ascii=False))},"
             )
         lines += ["        });", "    }", "}", ""]
-        lines += self.inherent(e.name)
+        lines += self.inherent(e.name, copy=True)
         return lines
 
     def case_fields(self, case: Case) -> List[str]:
