@@ -159,7 +159,11 @@ def schema_document(feature: str, library: Optional[str] = None) -> Dict[str, An
         [
             sys.executable,
             "-c",
-            "import json, sys, tca; sys.stdout.write(json.dumps(tca.schema(sys.argv[1])))",
+            "import json, sys, tca\n"
+            "try:\n"
+            "    sys.stdout.write(json.dumps(tca.schema(sys.argv[1])))\n"
+            "except tca.TCAError as error:\n"
+            "    sys.exit(str(error))\n",
             feature,
         ],
         capture_output=True,

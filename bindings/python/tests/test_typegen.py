@@ -282,3 +282,26 @@ def test_mypy_rejects(mypy_results, name):
     errors = [line for line in output.splitlines() if line.startswith(f"bad_{name}.py:")]
     assert errors, f"mypy took bad_{name}.py:\n{output}"
     assert any(BAD[name][1] in line for line in errors), "\n".join(errors)
+
+
+# ---- from the library ------------------------------------------------------------------------
+
+
+def test_the_command_reads_the_loaded_librarys_schema(capsys):
+    assert cli.main(["types", "dice", "--lang", "cpp"]) == 0
+    assert capsys.readouterr().out == generate(tca.schema("dice"), "cpp")
+    assert cli.main(["types", "nosuchfeature", "--lang", "cpp"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("python -m tca types: ") and "nosuchfeature" in error
+
+
+def test_the_command_reads_another_librarys_schema(tmp_path, capsys):
+    # NB: a copy is another file: its schema is read by a child Python that loads it.
+    other = tmp_path / "libother.so"
+    other.write_bytes(Path(tca.library_path()).read_bytes())
+    assert cli.main(["types", "counter", "--lang", "typescript", "--library", str(other)]) == 0
+    assert capsys.readouterr().out == generate(tca.schema("counter"), "typescript")
+    assert cli.main(["types", "nosuchfeature", "--lang", "rust", "--library", str(other)]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith(f"python -m tca types: --library {other}: ")
+    assert "nosuchfeature" in error

@@ -27,6 +27,7 @@ from .model import (
     Array,
     Case,
     Feature,
+    Field,
     Map,
     Named,
     Optional,
@@ -471,7 +472,7 @@ class _Writer:
         return lines
 
     def read_members(
-        self, target: str, source: str, fields: list, names: List[str], types: List[str],
+        self, target: str, source: str, fields: List[Field], names: List[str], types: List[str],
         owner: str,
     ) -> List[str]:
         lines = []
@@ -499,7 +500,7 @@ class _Writer:
 
     @staticmethod
     def write_members(
-        fields: list, names: List[str], types: List[str], prefix: str, indent: str
+        fields: List[Field], names: List[str], types: List[str], prefix: str, indent: str
     ) -> List[str]:
         if not fields:
             return []
@@ -641,7 +642,7 @@ class _Writer:
                 lines.append("  }")
             else:
                 fields = [
-                    _KeyedParam(p.key(i), p.type, not isinstance(p.type, Optional))
+                    Field(p.key(i), p.type, not isinstance(p.type, Optional))
                     for i, p in enumerate(case.params)
                 ]
                 types = [self.type(p.type, a.name) for p in case.params]
@@ -667,7 +668,7 @@ class _Writer:
             names = self.param_names(case, struct)
             # NB: an optional single value that is nil is written `{}`, as the library does.
             fields = [
-                _KeyedParam(p.key(i), p.type, not (case.single and isinstance(p.type, Optional)))
+                Field(p.key(i), p.type, not (case.single and isinstance(p.type, Optional)))
                 for i, p in enumerate(case.params)
             ]
             types = [self.type(p.type, a.name) for p in case.params]
@@ -680,12 +681,3 @@ class _Writer:
         lines += ["}", ""]
         lines += self.to_json(a.name)
         return lines
-
-
-class _KeyedParam:
-    """A case's payload value, read and written as a struct's member."""
-
-    def __init__(self, json_name: str, type_: Type, required: bool) -> None:
-        self.json_name = json_name
-        self.type = type_
-        self.required = required

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Set
 
 from .model import (
     ActionEnum,
@@ -28,6 +28,7 @@ from .model import (
     Array,
     Case,
     Feature,
+    Field,
     Map,
     Named,
     Optional,
@@ -660,7 +661,7 @@ class _Writer:
         return lines
 
     def read_members(
-        self, target: str, source: str, fields: list, names: List[str], types: List[Type],
+        self, target: str, source: str, fields: List[Field], names: List[str], types: List[Type],
         owner: str, indent: str,
     ) -> List[str]:
         lines = []
@@ -690,7 +691,7 @@ class _Writer:
         return lines
 
     def write_members(
-        self, fields: list, names: List[str], types: List[Type], prefix: str, indent: str,
+        self, fields: List[Field], names: List[str], types: List[Type], prefix: str, indent: str,
         opening: str = "'{'", closing: str = "'}'",
     ) -> List[str]:
         lines = []
@@ -829,7 +830,7 @@ class _Writer:
         else:
             props = self.case_properties(a, case, cls)
             fields = [
-                _KeyedParam(p.key(i), p.type, not isinstance(p.type, Optional))
+                Field(p.key(i), p.type, not isinstance(p.type, Optional))
                 for i, p in enumerate(case.params)
             ]
             locals_ = [_local(p) for p in props]
@@ -872,7 +873,7 @@ class _Writer:
         else:
             # NB: an optional single value that is nil is written `{}`, as the library does.
             fields = [
-                _KeyedParam(p.key(i), p.type, not (case.single and isinstance(p.type, Optional)))
+                Field(p.key(i), p.type, not (case.single and isinstance(p.type, Optional)))
                 for i, p in enumerate(case.params)
             ]
             lines += self.write_members(
@@ -885,12 +886,3 @@ class _Writer:
 def _doc(text: str) -> str:
     """Text for an XML doc comment."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-class _KeyedParam:
-    """A case's payload value, read and written as a struct's member."""
-
-    def __init__(self, json_name: str, type_: Type, required: bool) -> None:
-        self.json_name = json_name
-        self.type = type_
-        self.required = required

@@ -378,8 +378,8 @@ class _Reader:
             if self.is_wrapper(key):
                 if key in seen:
                     raise SchemaError(f"{where}: $defs entry {key!r} is only itself")
-                inner = {k: v for k, v in self.defs[key].items() if k not in ("title",)}
-                return self.read(inner, f"#/$defs/{key}", hint, seen + (key,))
+                wrapped = {k: v for k, v in self.defs[key].items() if k not in ("title",)}
+                return self.read(wrapped, f"#/$defs/{key}", hint, seen + (key,))
             return Named(self.name_of(key))
         for union in ("anyOf", "oneOf"):
             alternatives = schema.get(union)

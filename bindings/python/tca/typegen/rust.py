@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Dict, List, Optional as Opt, Set, Tuple
+from typing import List, Optional as Opt, Set
 
 from .model import (
     ActionEnum,
@@ -25,6 +25,7 @@ from .model import (
     Array,
     Case,
     Feature,
+    Field,
     Map,
     Named,
     Optional,
@@ -442,7 +443,7 @@ class _Writer:
         return lines
 
     def read_members(
-        self, source: str, fields: list, names: List[str], types: List[str], indent: str
+        self, source: str, fields: List[Field], names: List[str], types: List[str], indent: str
     ) -> List[str]:
         """Reads the members of `source` into the locals `names` (each an Option)."""
         if not fields:
@@ -466,12 +467,12 @@ class _Writer:
         return lines
 
     @staticmethod
-    def json_name(field: object) -> str:
-        return field.json_name  # type: ignore[attr-defined, no-any-return]
+    def json_name(field: Field) -> str:
+        return field.json_name
 
     @staticmethod
     def take_members(
-        owner: str, fields: list, names: List[str], locals_: List[str], indent: str
+        owner: str, fields: List[Field], names: List[str], locals_: List[str], indent: str
     ) -> List[str]:
         lines = []
         for field, name, local in zip(fields, names, locals_):
@@ -485,7 +486,7 @@ class _Writer:
         return lines
 
     @staticmethod
-    def write_struct(fields: list, names: List[str], prefix: str, signature: str) -> List[str]:
+    def write_struct(fields: List[Field], names: List[str], prefix: str, signature: str) -> List[str]:
         lines = [signature]
         if not fields:
             lines += ['        out.push_str("{}");', "    }"]
@@ -610,7 +611,7 @@ class _Writer:
                 names = self.case_fields(case)
                 types = [self.type(p.type, a.name) for p in case.params]
                 fields = [
-                    _KeyedParam(p.key(i), p.type, not isinstance(p.type, Optional))
+                    Field(p.key(i), p.type, not isinstance(p.type, Optional))
                     for i, p in enumerate(case.params)
                 ]
                 lines.append(f"            {label} => {{")
@@ -667,7 +668,7 @@ class _Writer:
                 pattern = f"{a.name}::{variant} {{ {bound} }}"
             # NB: an optional single value that is nil is written `{}`, as the library does.
             fields = [
-                _KeyedParam(p.key(i), p.type, not (case.single and isinstance(p.type, Optional)))
+                Field(p.key(i), p.type, not (case.single and isinstance(p.type, Optional)))
                 for i, p in enumerate(case.params)
             ]
             lines.append(f"            {pattern} => {{")
@@ -677,12 +678,3 @@ class _Writer:
             lines += ["                out.push('}');", "            }"]
         lines += ["        }", "    }"]
         return lines
-
-
-class _KeyedParam:
-    """A case's payload value, read and written as a struct's member."""
-
-    def __init__(self, json_name: str, type_: Type, required: bool) -> None:
-        self.json_name = json_name
-        self.type = type_
-        self.required = required
