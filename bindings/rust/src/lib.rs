@@ -130,6 +130,24 @@ pub fn features() -> Result<Vec<Feature>, Error> {
     records::read_features(&text)
 }
 
+/// The schema of `feature` (`tca_feature_schema_n`; docs/schema.md): one JSON document with the
+/// JSON Schemas of its state, its actions and its requests' payloads and answers, the text
+/// `python -m tca types` writes host types from. `Error` with TCA_ERR_UNKNOWN_FEATURE.
+pub fn schema(feature: &str) -> Result<String, Error> {
+    let (mut json, mut length) = (ptr::null_mut(), 0usize);
+    // SAFETY: the name is valid for its length during the call.
+    check(unsafe {
+        sys::tca_feature_schema_n(
+            feature.as_ptr() as *const c_char,
+            feature.len(),
+            &mut json,
+            &mut length,
+        )
+    })?;
+    // SAFETY: on success, a string of `length` bytes the caller releases.
+    Ok(unsafe { take(json, length) })
+}
+
 /// The canonical form of an action of `feature` (`tca_canonical_action_n`): any form its stores
 /// accept, decoded and encoded again. `canonical_action("counter", r#""incrementButtonTapped""#)`
 /// is `{"incrementButtonTapped":{}}`; two actions are the same exactly when these are equal.
