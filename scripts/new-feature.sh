@@ -156,7 +156,9 @@ public func registerFeatures(_ registry: FeatureRegistry) throws {
   try registry.register(
     name: "__NAME__",
     summary: "A count and a fact about it from the host.",
-    requests: [__TYPE__.fetchFact],
+    // The host requests it may make, with what they carry: its schema (tca_feature_schema,
+    // tca.schema) is derived from these and the feature's Codable types.
+    requests: [.oneShot(__TYPE__.fetchFact, payload: Int.self, response: String.self)],
     initialState: __TYPE__.State(),
     reducer: __TYPE__()
   )
@@ -254,6 +256,14 @@ int main(void) {
   if (features) printf("features: %s\n", features);
   tca_string_free(features);
 
+  /* The feature's schema: its state, actions and requests, for hosts' types (docs/schema.md). */
+  char *schema = NULL;
+  EXPECT(tca_feature_schema("__NAME__", &schema, NULL) == TCA_OK);
+  EXPECT(schema != NULL && strstr(schema, "\"__NAME__.fact\":{\"kind\":\"oneShot\","
+                                          "\"payload\":{\"type\":\"integer\"},"
+                                          "\"response\":{\"type\":\"string\"}}") != NULL);
+  tca_string_free(schema);
+
   tca_store *store = NULL;
   EXPECT(tca_store_new("__NAME__", NULL, NULL, &store) == TCA_OK);
   int requests = 0;
@@ -283,7 +293,13 @@ EOF
 fill "$dir/test_$name.py" <<'EOF'
 """The __NAME__ library driven from Python through libtca's `tca` package."""
 
+import json
+import random
+
+import pytest
+
 import tca
+from tca.testing import random_action, random_value
 
 
 def test_the_library_offers_the_feature():
@@ -353,6 +369,51 @@ def test_a_partial_snapshot_takes_the_defaults():
     with tca.Store("__NAME__", state={"count": 41}) as store:
         store.send("incrementTapped")
         assert store.state == {"count": 42, "isLoading": False}
+
+
+def test_the_schema_says_what_the_feature_reads_and_writes():
+    schema = tca.schema("__NAME__")
+    assert schema["requests"] == {
+        "__NAME__.fact": {
+            "kind": "oneShot", "payload": {"type": "integer"}, "response": {"type": "string"}
+        }
+    }
+    cases = schema["$defs"][schema["action"]["$ref"].split("/")[-1]]["oneOf"]
+    assert [case["x-tca-case"] for case in cases] == [
+        "incrementTapped", "decrementTapped", "factTapped", "factLoaded", "factFailed"
+    ]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_actions_and_answers_stay_within_the_schema(seed):
+    """Actions and answers made from the schema are accepted; every state, action and request
+    payload validates against it (with `jsonschema`, an independent validator)."""
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = tca.schema("__NAME__")
+
+    def check(subschema, value):
+        jsonschema.validate(value, {"$defs": schema["$defs"], **subschema})
+
+    rng = random.Random(seed)
+    with tca.Store("__NAME__", clock="manual", requests="queued") as store:
+        pending = []
+        for _ in range(100):
+            action = random_action(schema, rng, seen=store.state)
+            check(schema["action"], action)
+            store.send(action)
+            for request in store.take_requests():
+                if "cancelled" in request:
+                    pending = [p for p in pending if p["id"] != request["cancelled"]]
+                    continue
+                declared = schema["requests"][request["name"]]
+                check(declared["payload"], request["payload"])
+                pending.append(request)
+            if pending and rng.random() < 0.5:
+                request = pending.pop(0)
+                declared = schema["requests"][request["name"]]
+                store.respond(request["id"], random_value(schema, declared["response"], rng))
+            check(schema["state"], store.state)
+            check(schema["state"], json.loads(store.state_json()))
 EOF
 
 fill "$dir/Makefile" <<'EOF'

@@ -119,3 +119,21 @@ extension Document {
     return string(at: index)
   }
 }
+
+extension JSONError {
+  /// The message of an unknown case `name` among `cases`, worded as the decoder words its own:
+  /// sent `bare` (`"jump"`) or as an object's only member (`{"jump":{}}`). For a type whose
+  /// `init(from:)` reads its cases itself: throw it as a `DecodingError.dataCorrupted`'s
+  /// description, and the error names the place as the decoder's do.
+  ///
+  ///     "jump" is not a known case (expected a case name or an object; valid cases: "a", "b")
+  public static func unknownCase(_ name: String, bare: Bool, cases: [String]) -> String {
+    let shown = CaseHint.quotedName(name)
+    let hint = CaseHint.hint(sent: name, cases: cases)
+    if bare {
+      return "\(shown) is not a known case (expected a case name or an object"
+        + (hint.map { "; " + $0 } ?? "") + ")"
+    }
+    return "expected exactly one known case, found \(shown)" + (hint.map { " (\($0))" } ?? "")
+  }
+}

@@ -69,3 +69,31 @@ func eachBuiltInFeatureHasAWholeSchema(name: String) throws {
         "startAnimation",
       ])
 }
+
+@Test func diceNamesEveryCaseAHostMaySendWhenOneIsUnknown() {
+  func failure(_ text: String) -> String? {
+    do {
+      _ = try JSONDecoder().decode(Dice.Action.self, from: Array(text.utf8))
+      return nil
+    } catch {
+      return error.description
+    }
+  }
+  let cases =
+    #"valid cases: "alert", "destination", "internal", "resetButtonTapped", "resetHistory", "#
+    + #""rollButtonTapped", "rollCompleted", "startAnimation", "undoLastRoll", "view", "#
+    + #""viewFullHistoryTapped""#
+  #expect(
+    failure(#""rollButtonTaped""#)
+      == #"at /: "rollButtonTaped" is not a known case (expected a case name or an object; "#
+      + #"did you mean "rollButtonTapped"? "# + cases + ")")
+  #expect(
+    failure(#"{"rollCompleet":4}"#)
+      == #"at /: expected exactly one known case, found "rollCompleet" (did you mean "#
+      + #""rollCompleted"? "# + cases + ")")
+  // Inside a group, the group's cases.
+  #expect(
+    failure(#"{"view":"undo"}"#)?.hasPrefix(
+      #"at /view: "undo" is not a known case (expected a case name or an object; did you mean "#
+        + #""undoLastRoll"? valid cases: "resetButtonTapped","#) == true)
+}

@@ -65,7 +65,9 @@ private struct Profile: Codable, Equatable {
   #expect(profile["type"] == "object")
   #expect(
     keys(profile["properties"])
-      == ["name", "nickname", "tags", "scores", "points", "small", "count", "ratio", "id", "history"])
+      == [
+        "name", "nickname", "tags", "scores", "points", "small", "count", "ratio", "id", "history",
+      ])
   // NB: the synthesized encode(to:) leaves a nil optional out: not required.
   #expect(
     names(profile["required"])
@@ -99,8 +101,10 @@ private struct Profile: Codable, Equatable {
   named.nickname = "b"
   #expect(validator.accepts(try encoded(named), root))
   #expect(!validator.accepts(#"{"name":"a"}"#, root))
-  #expect(!validator.accepts(#"{"name":1,"tags":[],"scores":{},"points":{},"small":0,"count":0,"ratio":0,"id":"x","history":[]}"#, root))
-  #expect(!validator.accepts(#"{"name":"a","tags":[],"scores":{},"points":{},"small":300,"count":0,"ratio":0,"id":"x","history":[]}"#, root))
+  let rest = #""tags":[],"scores":{},"points":{},"count":0,"ratio":0,"id":"x","history":[]"#
+  #expect(validator.accepts(#"{"name":"a","small":0,"# + rest + "}", root))
+  #expect(!validator.accepts(#"{"name":1,"small":0,"# + rest + "}", root))
+  #expect(!validator.accepts(#"{"name":"a","small":300,"# + rest + "}", root))
 }
 
 /// A state whose `init(from:)` gives defaults and whose `encode(to:)` writes `null` and a
@@ -205,7 +209,9 @@ private enum Action: Codable, Equatable {
   ]
   for text in accepted {
     #expect(validator.accepts(text, root), "\(text)")
-    #expect(throws: Never.self, "\(text)") { try JSONDecoder().decode(Action.self, from: Array(text.utf8)) }
+    #expect(throws: Never.self, "\(text)") {
+      try JSONDecoder().decode(Action.self, from: Array(text.utf8))
+    }
   }
   // What the decoder refuses is invalid.
   let refused = [
@@ -215,7 +221,9 @@ private enum Action: Codable, Equatable {
   ]
   for text in refused {
     #expect(!validator.accepts(text, root), "\(text)")
-    #expect(throws: JSONError.self, "\(text)") { try JSONDecoder().decode(Action.self, from: Array(text.utf8)) }
+    #expect(throws: JSONError.self, "\(text)") {
+      try JSONDecoder().decode(Action.self, from: Array(text.utf8))
+    }
   }
   // And what the library writes is valid.
   for value: Action in [
@@ -327,7 +335,9 @@ private struct Navigating: Codable, Equatable {
   let sheet = try #require(definition(sheetMember, in: validator))
   #expect(sheet["title"] == "PresentationState<Child.State>")
   #expect(sheet["x-tca-kind"] == "presentation")
-  #expect(sheet["anyOf"] == .array([.object([("$ref", "#/$defs/Child.State")]), .object([("type", "null")])]))
+  #expect(
+    sheet["anyOf"]
+      == .array([.object([("$ref", "#/$defs/Child.State")]), .object([("type", "null")])]))
   let stack = try #require(defs["StackState_Child.State_"])
   #expect(stack["x-tca-kind"] == "stack")
   #expect(names(stack["required"]) == ["elements", "nextID"])
@@ -345,7 +355,11 @@ private struct Navigating: Codable, Equatable {
   value.dialog = ConfirmationDialogState(title: "Pick", buttons: [ButtonState(label: "No")])
   #expect(validator.accepts(try encoded(value), root))
   #expect(validator.accepts(try encoded(Navigating()), root))
-  #expect(!validator.accepts(#"{"sheet":null,"path":{"elements":[{"id":-1,"state":{"text":""}}],"nextID":0},"alert":null}"#, root))
+  #expect(
+    !validator.accepts(
+      #"{"sheet":null,"path":{"elements":[{"id":-1,"state":{"text":""}}],"nextID":0},"#
+        + #""alert":null}"#,
+      root))
 
   let (action, actions) = try derive(Navigating.Action.self)
   for text in [
@@ -360,7 +374,8 @@ private struct Navigating: Codable, Equatable {
     }
   }
   #expect(!actions.accepts(#"{"path":{"popFrom":{}}}"#, action))
-  let stackAction = try #require(actions.document["$defs"]?["StackAction_Child.State__Child.Action_"])
+  let stackAction = try #require(
+    actions.document["$defs"]?["StackAction_Child.State__Child.Action_"])
   #expect(stackAction["x-tca-kind"] == "action")
 }
 
@@ -453,7 +468,9 @@ private struct Broken<Member: Codable & Equatable & Sendable>: Reducer, Sendable
     typed["requests"]?["load"]
       == .object([
         ("kind", "oneShot"), ("payload", .object([("type", "integer")])),
-        ("response", .object([("type", "array"), ("items", .object([("$ref", "#/$defs/Point")]))])),
+        (
+          "response", .object([("type", "array"), ("items", .object([("$ref", "#/$defs/Point")]))])
+        ),
       ]))
   #expect(typed["requests"]?["ticks"]?["kind"] == "stream")
   #expect(typed["requests"]?["ticks"]?["payload"]?["type"] == "object")
@@ -482,4 +499,62 @@ private func secondSpot() -> Any.Type {
   #expect(defs["Spot"]?["title"] == "Spot")
   #expect(defs["Spot_2"]?["title"] == "Spot")
   #expect(defs["Spot_2"]?["properties"]?["z"] != nil)
+}
+
+@Test func titlesAreSwiftNamesWithoutModules() {
+  #expect(JSONSchemaNames.title(of: StackState<Child.State>.self) == "StackState<Child.State>")
+  #expect(JSONSchemaNames.title(of: [String: [Int]].self) == "Dictionary<String, Array<Int>>")
+  #expect(
+    JSONSchemaNames.title(of: StackAction<Child.State, Child.Action>.self)
+      == "StackAction<Child.State, Child.Action>")
+  #expect(JSONSchemaNames.title(of: firstSpot()) == "Spot")
+  #expect(
+    JSONSchemaNames.key(for: "StackAction<Child.State, Child.Action>")
+      == "StackAction_Child.State__Child.Action_")
+}
+
+/// A folder browser: a feature that presents itself (a recursive feature).
+private struct Folders: Reducer, Sendable {
+  struct State: Codable, Equatable, Sendable {
+    var name = "/"
+    @PresentationState var subfolder: State?
+  }
+  enum Action: Codable, Equatable, Sendable {
+    case open(String)
+    indirect case subfolder(PresentationAction<Action>)
+  }
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      if case let .open(name) = action { state.subfolder = State(name: name) }
+      return .none
+    }
+    .ifLet(
+      \.$subfolder,
+      action: AnyCasePath<Action, PresentationAction<Action>>(
+        embed: Action.subfolder,
+        extract: { if case let .subfolder(action) = $0 { action } else { nil } })
+    ) { Folders() }
+  }
+}
+
+@Test func aRecursiveFeatureGetsASchemaThatReferToItself() throws {
+  let registry = FeatureRegistry()
+  try registry.register(
+    name: "folders", summary: "", initialState: Folders.State(), reducer: Folders())
+  let document = try JSONParser.parse(try #require(registry.features.first).schemaJSON())
+  let validator = SchemaValidator(document: document)
+  let defs = try #require(document["$defs"])
+  #expect(
+    defs["Folders.State"]?["properties"]?["subfolder"]
+      == .object([("$ref", "#/$defs/PresentationState_Folders.State_")]))
+  #expect(
+    defs["PresentationState_Folders.State_"]?["anyOf"]
+      == .array([.object([("$ref", "#/$defs/Folders.State")]), .object([("type", "null")])]))
+  let state = try #require(document["state"])
+  let action = try #require(document["action"])
+  #expect(validator.accepts(#"{"name":"/","subfolder":{"name":"a","subfolder":null}}"#, state))
+  #expect(!validator.accepts(#"{"name":"/","subfolder":{"name":3,"subfolder":null}}"#, state))
+  #expect(validator.accepts(#"{"subfolder":{"presented":{"subfolder":"dismiss"}}}"#, action))
+  #expect(validator.accepts(#"{"subfolder":{"presented":{"open":"b"}}}"#, action))
+  #expect(!validator.accepts(#"{"subfolder":{"presented":{"opn":"b"}}}"#, action))
 }

@@ -170,7 +170,8 @@ int main(void) {
        "\"response\":{\"type\":\"string\"}}"},
       {"todos", "{\"feature\":\"todos\",", "\"requests\":{}"},
       {"dice", "{\"feature\":\"dice\",",
-       "\"haptics.impact\":{\"kind\":\"fireAndForget\",\"payload\":{\"$ref\":\"#/$defs/Dice.Haptic\"}}"},
+       "\"haptics.impact\":{\"kind\":\"fireAndForget\","
+       "\"payload\":{\"$ref\":\"#/$defs/Dice.Haptic\"}}"},
       {"matchscores", "{\"feature\":\"matchscores\",",
        "\"matchScores.fetchTeamGames\":{\"kind\":\"oneShot\","
        "\"payload\":{\"$ref\":\"#/$defs/TeamDetail.GamesRequest\"},"

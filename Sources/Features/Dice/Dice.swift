@@ -281,10 +281,23 @@ extension Dice.Action: Decodable {
       self = .view(try ViewAction(from: decoder))
     case let name? where names?.count == 1 && InternalAction.caseNames.contains(name):
       self = .internal(try InternalAction(from: decoder))
+    case let name? where names?.count == 1 && !Self.groupNames.contains(name):
+      // NB: a name of no case: the error lists every case a host may send here, the view and
+      // internal ones too, as the decoder lists an enum's.
+      let bare = (try? decoder.singleValueContainer().decode(String.self)) != nil
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: decoder.codingPath,
+          debugDescription: JSONError.unknownCase(
+            name, bare: bare,
+            cases: Self.groupNames + ViewAction.caseNames + InternalAction.caseNames)))
     default:
       self = try Grouped(from: decoder).action
     }
   }
+
+  /// The cases of the grouped form.
+  static let groupNames = ["view", "internal", "destination", "alert"]
 
   /// Any member name but `_0`: the decoder then reads a bare string as a case name.
   private struct CaseName: CodingKey {
@@ -321,7 +334,9 @@ extension Dice.Action: JSONSchemaDescribing {
   ///
   /// NB: given, not derived: the decoder reads the member names of any object (its keys are
   /// not an enum), which a derivation cannot follow.
-  public static func jsonSchema(in builder: JSONSchemaBuilder) throws(JSONSchemaError) -> JSONValue {
+  public static func jsonSchema(
+    in builder: JSONSchemaBuilder
+  ) throws(JSONSchemaError) -> JSONValue {
     try builder.define(Self.self, kind: "action") { () throws(JSONSchemaError) in
       let cases =
         try builder.actionCases(of: Grouped.self) + builder.actionCases(of: ViewAction.self)

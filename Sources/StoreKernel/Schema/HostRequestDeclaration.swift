@@ -21,9 +21,10 @@ public struct HostRequestDeclaration: Sendable {
 
   init(
     name: String, kind: HostRequestKind?,
-    describe: @escaping @Sendable (JSONSchemaBuilder) throws(JSONSchemaError) -> (
-      JSONValue, JSONValue?
-    )
+    describe:
+      @escaping @Sendable (JSONSchemaBuilder) throws(JSONSchemaError) -> (
+        JSONValue, JSONValue?
+      )
   ) {
     self.name = name
     self.kind = kind

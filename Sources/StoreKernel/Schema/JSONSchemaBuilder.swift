@@ -66,7 +66,7 @@ public final class JSONSchemaBuilder {
   /// and returns its `$ref`; a type already there (or being made) gets its `$ref` at once.
   ///
   ///     try builder.define(Self.self, kind: "presentation") { () throws(JSONSchemaError) in
-  ///       .object([("anyOf", .array([try builder.schema(for: State.self), .null…]))])
+  ///       JSONSchemaBuilder.nullable(try builder.schema(for: State.self))
   ///     }
   public func define(
     _ type: Any.Type, kind: String, _ body: () throws(JSONSchemaError) -> JSONValue
@@ -392,7 +392,7 @@ public final class JSONSchemaBuilder {
     case let .keyNotFound(key, _) as DecodingError: text = "missing member \(key.stringValue)"
     default: text = "\(error)"
     }
-    return JSONError.quoted(String(text.prefix(200)))
+    return JSONError.quoted(text, limit: 200)
   }
 
   // MARK: - Values

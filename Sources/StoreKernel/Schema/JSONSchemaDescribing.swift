@@ -106,27 +106,35 @@ extension FixedWidthInteger where Self: JSONSchemaDescribing {
 
 extension Optional: JSONSchemaDescribing {
   /// `{"anyOf":[W, {"type":"null"}]}`.
-  public static func jsonSchema(in builder: JSONSchemaBuilder) throws(JSONSchemaError) -> JSONValue {
+  public static func jsonSchema(
+    in builder: JSONSchemaBuilder
+  ) throws(JSONSchemaError) -> JSONValue {
     JSONSchemaBuilder.nullable(try builder.schema(for: Wrapped.self))
   }
 }
 
 extension Array: JSONSchemaDescribing {
   /// `{"type":"array","items":E}`.
-  public static func jsonSchema(in builder: JSONSchemaBuilder) throws(JSONSchemaError) -> JSONValue {
+  public static func jsonSchema(
+    in builder: JSONSchemaBuilder
+  ) throws(JSONSchemaError) -> JSONValue {
     .object([("type", "array"), ("items", try builder.schema(for: Element.self))])
   }
 }
 
 extension ContiguousArray: JSONSchemaDescribing {
-  public static func jsonSchema(in builder: JSONSchemaBuilder) throws(JSONSchemaError) -> JSONValue {
+  public static func jsonSchema(
+    in builder: JSONSchemaBuilder
+  ) throws(JSONSchemaError) -> JSONValue {
     .object([("type", "array"), ("items", try builder.schema(for: Element.self))])
   }
 }
 
 extension Set: JSONSchemaDescribing {
   /// `{"type":"array","items":E,"uniqueItems":true}`.
-  public static func jsonSchema(in builder: JSONSchemaBuilder) throws(JSONSchemaError) -> JSONValue {
+  public static func jsonSchema(
+    in builder: JSONSchemaBuilder
+  ) throws(JSONSchemaError) -> JSONValue {
     .object([
       ("type", "array"), ("items", try builder.schema(for: Element.self)), ("uniqueItems", true),
     ])
@@ -137,7 +145,9 @@ extension Dictionary: JSONSchemaDescribing {
   /// An object for `String` and `Int` keys (an `Int` key's member name is the key in decimal),
   /// as the standard library's Codable writes it; any other key: an array of keys and values
   /// in turn.
-  public static func jsonSchema(in builder: JSONSchemaBuilder) throws(JSONSchemaError) -> JSONValue {
+  public static func jsonSchema(
+    in builder: JSONSchemaBuilder
+  ) throws(JSONSchemaError) -> JSONValue {
     let value = try builder.schema(for: Value.self)
     if Key.self == String.self {
       return .object([("type", "object"), ("additionalProperties", value)])
@@ -168,7 +178,9 @@ extension UUID: JSONSchemaDescribing {
 extension IdentifiedArray: JSONSchemaDescribing {
   /// `{"type":"array","items":E,"x-tca-identified":true}`: the elements in order; the
   /// annotation says their ids differ (a repeated id is refused when it is read).
-  public static func jsonSchema(in builder: JSONSchemaBuilder) throws(JSONSchemaError) -> JSONValue {
+  public static func jsonSchema(
+    in builder: JSONSchemaBuilder
+  ) throws(JSONSchemaError) -> JSONValue {
     .object([
       ("type", "array"), ("items", try builder.schema(for: Element.self)),
       ("x-tca-identified", true),

@@ -44,7 +44,8 @@ public enum JSONSchemaNames {
         continue
       }
       out.append(scalar)
-      atPathStart = scalar == "<" || scalar == "(" || scalar == " " || scalar == "[" || scalar == ":"
+      atPathStart =
+        scalar == "<" || scalar == "(" || scalar == " " || scalar == "[" || scalar == ":"
       index += 1
     }
     return String(out)

@@ -6,7 +6,9 @@ import JSON
 
 extension PresentationState: JSONSchemaDescribing {
   /// The child's state, or `null`: `{"anyOf":[S,{"type":"null"}]}`, kind `presentation`.
-  public static func jsonSchema(in builder: JSONSchemaBuilder) throws(JSONSchemaError) -> JSONValue {
+  public static func jsonSchema(
+    in builder: JSONSchemaBuilder
+  ) throws(JSONSchemaError) -> JSONValue {
     try builder.define(Self.self, kind: "presentation") { () throws(JSONSchemaError) in
       JSONSchemaBuilder.nullable(try builder.schema(for: State.self))
     }
@@ -25,7 +27,9 @@ extension StackElementID: JSONSchemaDescribing {
 
 extension StackState: JSONSchemaDescribing {
   /// `{"elements":[{"id":0,"state":S}],"nextID":1}`, kind `stack`.
-  public static func jsonSchema(in builder: JSONSchemaBuilder) throws(JSONSchemaError) -> JSONValue {
+  public static func jsonSchema(
+    in builder: JSONSchemaBuilder
+  ) throws(JSONSchemaError) -> JSONValue {
     try builder.define(Self.self, kind: "stack") { () throws(JSONSchemaError) in
       let id = try builder.schema(for: StackElementID.self)
       let entry: JSONValue = .object([
@@ -47,7 +51,9 @@ extension StackState: JSONSchemaDescribing {
 
 extension AlertState: JSONSchemaDescribing {
   /// `{"title":…,"message":…|null,"buttons":[…]}`, kind `alert`.
-  public static func jsonSchema(in builder: JSONSchemaBuilder) throws(JSONSchemaError) -> JSONValue {
+  public static func jsonSchema(
+    in builder: JSONSchemaBuilder
+  ) throws(JSONSchemaError) -> JSONValue {
     try builder.define(Self.self, kind: "alert") { () throws(JSONSchemaError) in
       try alertSchema(builder, ButtonState<Action>.self, visibility: nil)
     }
@@ -56,7 +62,9 @@ extension AlertState: JSONSchemaDescribing {
 
 extension ConfirmationDialogState: JSONSchemaDescribing {
   /// An alert's members after `titleVisibility`, kind `dialog`.
-  public static func jsonSchema(in builder: JSONSchemaBuilder) throws(JSONSchemaError) -> JSONValue {
+  public static func jsonSchema(
+    in builder: JSONSchemaBuilder
+  ) throws(JSONSchemaError) -> JSONValue {
     try builder.define(Self.self, kind: "dialog") { () throws(JSONSchemaError) in
       try alertSchema(
         builder, ButtonState<Action>.self,

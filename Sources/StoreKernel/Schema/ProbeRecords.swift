@@ -114,7 +114,8 @@ enum ProbeSchemas {
       var distinct: [JSONValue] = []
       for item in items where !distinct.contains(item) { distinct.append(item) }
       let union: JSONValue =
-        distinct.count == 1 ? distinct[0] : distinct.isEmpty ? true : .object([("anyOf", .array(distinct))])
+        distinct.count == 1
+        ? distinct[0] : distinct.isEmpty ? true : .object([("anyOf", .array(distinct))])
       return .object([("type", "array"), ("items", union)])
     }
     return .object([

@@ -59,7 +59,9 @@ func probeValue<T: Decodable>(
 }
 
 /// The schema of a scalar the containers read through their own overloads.
-func scalarSchema(_ type: any JSONSchemaDescribing.Type, _ builder: JSONSchemaBuilder) -> JSONValue {
+func scalarSchema(
+  _ type: any JSONSchemaDescribing.Type, _ builder: JSONSchemaBuilder
+) -> JSONValue {
   // NB: scalars describe themselves without throwing.
   (try? type.jsonSchema(in: builder)) ?? true
 }

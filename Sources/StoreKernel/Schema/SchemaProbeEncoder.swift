@@ -151,7 +151,8 @@ struct ProbeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
 
   mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
     let member = record.member(key.stringValue)
-    member.schema = try value.map { (value) throws(JSONSchemaError) in try builder.schema(of: value) }
+    member.schema =
+      try value.map { (value) throws(JSONSchemaError) in try builder.schema(of: value) }
       ?? builder.schema(for: T.self)
     member.isOptional = true
     member.isNullable = true
@@ -270,7 +271,8 @@ struct ProbeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     let nested = ValueRecord()
     item().nested = nested
     return KeyedEncodingContainer(
-      ProbeKeyedEncodingContainer<NestedKey>(builder: builder, record: nested.keyed(NestedKey.self)))
+      ProbeKeyedEncodingContainer<NestedKey>(builder: builder, record: nested.keyed(NestedKey.self))
+    )
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

@@ -127,7 +127,7 @@ def walk(feature, seed, steps):
                 action = random_action(document, rng, seen=store.state)
                 check(document, document["action"], action, "an action made from the schema")
                 store.send(action)  # every action made from the schema is accepted
-                check(document, document["action"], canonical(feature, action), "a canonical action")
+                check(document, document["action"], canonical(feature, action), "canonical")
             elif roll < 0.85 and pending:
                 request = pending.pop(rng.choice(sorted(pending)))
                 declared = document["requests"][request["name"]]
