@@ -33,7 +33,8 @@ static class Drive
 
     static string Show(Todos.State state)
     {
-        return string.Join(" ", state.Todos.Select(t => t.Description + (t.IsComplete ? "*" : "")));
+        return string.Join(" ",
+            state.Todos.Select(t => t.Description + (t.IsComplete ? "*" : "")));
     }
 
     static string DriveTodos()

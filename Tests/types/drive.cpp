@@ -39,7 +39,8 @@ static std::string drive_counter() {
 
 static std::string show(const todos::State &state) {
   std::vector<std::string> names;
-  for (const auto &todo : state.todos) names.push_back(todo.description + (todo.isComplete ? "*" : ""));
+  for (const auto &todo : state.todos)
+    names.push_back(todo.description + (todo.isComplete ? "*" : ""));
   return join(names, " ");
 }
 
@@ -55,8 +56,11 @@ static std::string drive_todos() {
   todos::send(store, Action::addTodoButtonTapped());
   std::vector<std::string> ids;
   for (const auto &todo : todos::state(store).todos) ids.push_back(todo.id);
-  todos::send(store, Action::todos(Element::element(ids[0], TodoAction::textFieldChanged("eggs"))));
-  todos::send(store, Action::todos(Element::element(ids[1], TodoAction::textFieldChanged("milk"))));
+  auto edit = [&](const std::string &id, TodoAction action) {
+    todos::send(store, Action::todos(Element::element(id, std::move(action))));
+  };
+  edit(ids[0], TodoAction::textFieldChanged("eggs"));
+  edit(ids[1], TodoAction::textFieldChanged("milk"));
   todos::send(store, Action::todos(Element::element(ids[0], TodoAction::checkBoxToggled())));
   parts.push_back(show(todos::state(store)));
   store.advance(1000);
@@ -112,8 +116,8 @@ static std::string drive_dice() {
     buttons.push_back(button.label + ":" + role + ":" + action);
   }
   parts.push_back("alert \"" + alert.message.value_or("") + "\" " + join(buttons, " "));
-  dice::send(store, Action::alert(
-                        dice::PresentationActionDiceActionAlert::presented(*alert.buttons[0].action)));
+  dice::DiceActionAlert tapped = *alert.buttons[0].action;
+  dice::send(store, Action::alert(dice::PresentationActionDiceActionAlert::presented(tapped)));
   state = dice::state(store);
   parts.push_back("reset " + std::to_string(state.rollHistory.size()) + " rolls, alert " +
                   (state.alert ? "shown" : "none"));

@@ -22,7 +22,8 @@ def drive_counter() -> str:
         store.send(Action.decrementButtonTapped())
         store.send(Action.numberFactResponse("1 is a number."))
         state: counter.State = store.state
-        line = f'{state["count"]} "{state.get("numberFact")}" {str(state["isNumberFactLoading"]).lower()}'
+        loading = str(state["isNumberFactLoading"]).lower()
+        line = f'{state["count"]} "{state.get("numberFact")}" {loading}'
     snapshot: counter.State = {"count": 41, "numberFact": "x", "isNumberFactLoading": False}
     with tca.Store(counter.FEATURE, state=snapshot) as store:
         again: counter.State = store.state
@@ -32,12 +33,13 @@ def drive_counter() -> str:
 
 def drive_todos() -> str:
     Action = todos.Action
-    Element = getattr(todos, "IdentifiedActionUUIDTodoAction")
+    Element = todos.IdentifiedActionUUIDTodoAction
     Todo = todos.TodoAction
     parts: List[str] = []
 
     def show(state: todos.State) -> str:
-        return " ".join(t["description"] + ("*" if t["isComplete"] else "") for t in state["todos"])
+        marked = (t["description"] + ("*" if t["isComplete"] else "") for t in state["todos"])
+        return " ".join(marked)
 
     with tca.Store(todos.FEATURE, clock="manual", seed=1) as store:
         store.send(Action.addTodoButtonTapped())

@@ -77,7 +77,8 @@ fn drive_todos() -> Result<String, tca::Error> {
 fn drive_dice() -> Result<String, tca::Error> {
     use dice::{
         Action, ButtonStateRole, DiceActionAlert, DiceActionViewAction, DiceDestinationAction,
-        DiceHistoryAction, PresentationActionDiceActionAlert, PresentationActionDiceDestinationAction,
+        DiceHistoryAction, PresentationActionDiceActionAlert,
+        PresentationActionDiceDestinationAction,
     };
     let store = Store::with_options(dice::FEATURE, None, &Options::new().manual_clock().seed(1))?;
     let mut parts = Vec::new();
@@ -90,7 +91,8 @@ fn drive_dice() -> Result<String, tca::Error> {
     parts.push(format!("{} [{}]", state.current_roll.unwrap_or(0), rolls.join(",")));
     dice::send(&store, &Action::ViewFullHistoryTapped)?;
     let history = dice::state(&store)?.destination.expect("the history is shown").history;
-    parts.push(format!("history {} rolls, {} entries", history.rolls.len(), history.entries.len()));
+    let (rolls, entries) = (history.rolls.len(), history.entries.len());
+    parts.push(format!("history {} rolls, {} entries", rolls, entries));
     let close = DiceDestinationAction::History(DiceHistoryAction::CloseButtonTapped);
     let presented = PresentationActionDiceDestinationAction::Presented(close);
     dice::send(&store, &Action::Destination(presented))?;
@@ -114,7 +116,8 @@ fn drive_dice() -> Result<String, tca::Error> {
             format!("{}:{}:{}", b.label, role, action)
         })
         .collect();
-    parts.push(format!("alert \"{}\" {}", alert.message.clone().unwrap_or_default(), buttons.join(" ")));
+    let message = alert.message.clone().unwrap_or_default();
+    parts.push(format!("alert \"{}\" {}", message, buttons.join(" ")));
     let tapped = alert.buttons[0].action.clone().expect("an action");
     dice::send(&store, &Action::Alert(PresentationActionDiceActionAlert::Presented(tapped)))?;
     let state = dice::state(&store)?;

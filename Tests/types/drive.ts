@@ -91,7 +91,8 @@ function driveDice(): string {
   if (tapped === null) throw new Error("no action");
   store.send(Action.alert(dice.PresentationActionDiceActionAlert.presented(tapped)));
   state = store.state<dice.State>();
-  parts.push(`reset ${state.rollHistory.length} rolls, alert ${state.alert === null ? "none" : "shown"}`);
+  const shown = state.alert === null ? "none" : "shown";
+  parts.push(`reset ${state.rollHistory.length} rolls, alert ${shown}`);
   store.close();
   return "dice: " + parts.join(" | ");
 }

@@ -1,7 +1,8 @@
-"""make test-types: the host types of the built-in counter, todos and dice (and matchscores'), written
-by `python -m tca types FEATURE --lang LANGUAGE` from the library's schemas, compiled against each
-binding and driving stores; and the types of the exotic fixture schema (every name a language
-cannot take as it is, recursion, maps with integer keys) compiled in every language.
+"""make test-types: the host types of the built-in counter, todos and dice (and matchscores'),
+written by `python -m tca types FEATURE --lang LANGUAGE` from the library's schemas, compiled
+against each binding and driving stores; the types of the exotic fixture schema (every name a
+language cannot take as it is, recursion, maps with integer keys) compiled in every language; and
+each example of docs/schema.md's Host types run as written.
 
 Each language's driver (drive.py, drive.ts, Drive.cs, drive.rs, drive.cpp) sends typed actions
 and reads typed state, and prints the same lines (EXPECTED). Compilers' output goes to logs under
@@ -217,7 +218,7 @@ def doc_examples() -> Dict[str, tuple]:
 
 
 def commands(code: str) -> List[List[str]]:
-    """The commands the example's first comment lines give (`python -m tca types …`, `mcs …`)."""
+    """The commands the example's comment lines give (`python -m tca types …`, `mcs …`)."""
     found = []
     for line in code.splitlines():
         match = re.match(r"\s*(?:#|//)\s*((?:python -m tca|mcs) .*)$", line)

@@ -1,6 +1,7 @@
 // A test-only N-API addon: the few calls the TypeScript drivers of Tests/types make (a store
-// made (from a snapshot too), actions sent, the state read, a manual clock moved, the store freed). It stands in for
-// a Node binding until one is in the tree; its Store (store.js) has that binding's names.
+// made, from a snapshot too; actions sent; the state read; a manual clock moved; the store
+// freed). It stands in for a Node binding until one is in the tree; its Store (store.js) has
+// that binding's names.
 //
 //   cc -std=c99 -shared -fPIC -I/usr/include/node store.c -o store.node -Iinclude -ltca
 #include <node_api.h>

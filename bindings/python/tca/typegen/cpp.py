@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import List, Optional as Opt, Set
+from typing import AbstractSet, List, Optional as Opt, Set
 
 from .model import (
     ActionEnum,
@@ -60,7 +60,7 @@ def generate(feature: Feature, command: str) -> str:
     return _Writer(feature).module(command)
 
 
-def identifier(name: str, taken: Set[str] = frozenset()) -> str:  # type: ignore[assignment]
+def identifier(name: str, taken: AbstractSet[str] = frozenset()) -> str:
     """A C++ identifier for `name`: other characters as `_`, keywords and `taken` names with a
     trailing `_`; never `_` then an uppercase letter nor two underscores (reserved)."""
     text = re.sub(r"[^A-Za-z0-9_]", "_", name) or "_"
@@ -577,7 +577,8 @@ class _Writer:
                 cpp_type = self.type(param.type, a.name)
                 members.append(f"{cpp_type} {name}{self.initializer(cpp_type)};")
             lines.append(f"  /// {json.dumps(case.name, ensure_ascii=False)}")
-            lines.append(f"  struct {struct} {{{' ' + ' '.join(members) + ' ' if members else ''}}};")
+            body = " " + " ".join(members) + " " if members else ""
+            lines.append(f"  struct {struct} {{{body}}};")
         if a.cases:
             lines.append(f"  std::variant<{', '.join(structs)}> value;")
         lines.append("")

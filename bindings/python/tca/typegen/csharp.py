@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Dict, List, Set
+from typing import AbstractSet, Dict, List, Set
 
 from .model import (
     ActionEnum,
@@ -60,7 +60,7 @@ def generate(feature: Feature, command: str) -> str:
     return _Writer(feature).module(command)
 
 
-def _pascal(name: str, taken: Set[str] = frozenset()) -> str:  # type: ignore[assignment]
+def _pascal(name: str, taken: AbstractSet[str] = frozenset()) -> str:
     text = re.sub(r"[^A-Za-z0-9_]", "_", pascal(name))
     while text in taken or text in _KEYWORDS:
         text += "_"
@@ -197,7 +197,8 @@ _SUPPORT = r'''
                 return;
             }
             var members = Members(json);
-            if (members.Count != 1) throw Shape("a case: a name, or an object of one member", json);
+            if (members.Count != 1)
+                throw Shape("a case: a name, or an object of one member", json);
             name = members[0].Key;
             payload = members[0].Value;
         }
@@ -526,7 +527,8 @@ class _Writer:
             if self.is_value(t.inner):
                 inner = self.write(t.inner, out, value + ".Value")
                 return f'if ({value}.HasValue) {{ {inner} }} else {out}.Append("null");'
-            return f'if ({value} == null) {out}.Append("null"); else {{ {self.write(t.inner, out, value)} }}'
+            inner = self.write(t.inner, out, value)
+            return f'if ({value} == null) {out}.Append("null"); else {{ {inner} }}'
         if isinstance(t, (Array, Map)):
             inner_type = t.item if isinstance(t, Array) else t.value
             x = self.lambda_name()
@@ -622,7 +624,9 @@ class _Writer:
 
     # ---- classes ----
 
-    def properties(self, names: List[str], owner: str, taken: Set[str] = frozenset()) -> List[str]:  # type: ignore[assignment]
+    def properties(
+        self, names: List[str], owner: str, taken: AbstractSet[str] = frozenset()
+    ) -> List[str]:
         return _unique([_pascal(n, _MEMBERS | {owner} | taken) for n in names])
 
     def struct(self, s: Struct) -> List[str]:
@@ -835,7 +839,8 @@ class _Writer:
             ]
             locals_ = [_local(p) for p in props]
             for local, param in zip(locals_, case.params):
-                lines.append(f"                {self.type(param.type)} {local} = default({self.type(param.type)});")
+                cs_type = self.type(param.type)
+                lines.append(f"                {cs_type} {local} = default({cs_type});")
             body = self.read_members(
                 "", "JsonText.Labeled(payload)", fields, locals_, [p.type for p in case.params],
                 f"{a.title}.{case.name}", "                ",
@@ -864,7 +869,8 @@ class _Writer:
                 lines.append(f"    public {t} {prop} {{ get; private set; }}")
             lines.append("")
         lines.append(
-            f"    public override string CaseName {{ get {{ return {csharp_string(case.name)}; }} }}"
+            "    public override string CaseName { get { return "
+            f"{csharp_string(case.name)}; }} }}"
         )
         lines += ["", "    internal override void Write(StringBuilder o)", "    {"]
         opening = csharp_string("{" + json.dumps(case.name, ensure_ascii=False) + ":{")

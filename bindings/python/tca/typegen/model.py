@@ -557,7 +557,9 @@ def read_feature(document: Mapping[str, Any]) -> Feature:
     while reader.pending:
         reader.define(reader.pending.pop(0))
     # NB: in the order of $defs, then the inline structs: a stable order for the output.
-    order = {reader.names[key]: number for number, key in enumerate(reader.defs) if key in reader.names}
+    order = {
+        reader.names[key]: number for number, key in enumerate(reader.defs) if key in reader.names
+    }
     definitions = dict(
         sorted(reader.definitions.items(), key=lambda item: order.get(item[0], len(order)))
     )

@@ -437,7 +437,9 @@ class _Writer:
         lines.append(f"        Ok({s.name} {{")
         lines += self.take_members(s.title, s.fields, names, locals_, "            ")
         lines += ["        })", "    }", ""]
-        lines += self.write_struct(s.fields, names, "self.", "    fn write_json(&self, out: &mut String) {")
+        lines += self.write_struct(
+            s.fields, names, "self.", "    fn write_json(&self, out: &mut String) {"
+        )
         lines += ["}", ""]
         lines += self.inherent(s.name)
         return lines
@@ -486,7 +488,9 @@ class _Writer:
         return lines
 
     @staticmethod
-    def write_struct(fields: List[Field], names: List[str], prefix: str, signature: str) -> List[str]:
+    def write_struct(
+        fields: List[Field], names: List[str], prefix: str, signature: str
+    ) -> List[str]:
         lines = [signature]
         if not fields:
             lines += ['        out.push_str("{}");', "    }"]
@@ -545,7 +549,8 @@ class _Writer:
         ]
         for value, variant in zip(e.values, variants):
             lines.append(
-                f"            {e.name}::{variant} => {rust_string(json.dumps(value, ensure_ascii=False))},"
+                f"            {e.name}::{variant} => "
+                f"{rust_string(json.dumps(value, ensure_ascii=False))},"
             )
         lines += ["        });", "    }", "}", ""]
         lines += self.inherent(e.name, copy=True)
@@ -561,7 +566,8 @@ class _Writer:
 
     def action(self, a: ActionEnum) -> List[str]:
         variants = _unique([_variant(case.name) for case in a.cases])
-        lines = [f"/// `{a.title}`.", "#[derive(Clone, Debug, PartialEq)]", f"pub enum {a.name} {{"]
+        lines = [f"/// `{a.title}`.", "#[derive(Clone, Debug, PartialEq)]"]
+        lines.append(f"pub enum {a.name} {{")
         for case, variant in zip(a.cases, variants):
             lines.append(f"    /// {json.dumps(case.name, ensure_ascii=False)}")
             if not case.params:
@@ -651,7 +657,11 @@ class _Writer:
     def write_action(self, a: ActionEnum, variants: List[str]) -> List[str]:
         lines = ["    fn write_json(&self, out: &mut String) {"]
         if not a.cases:
-            return ["    fn write_json(&self, _out: &mut String) {", "        match *self {}", "    }"]
+            return [
+                "    fn write_json(&self, _out: &mut String) {",
+                "        match *self {}",
+                "    }",
+            ]
         lines.append("        match self {")
         for case, variant in zip(a.cases, variants):
             opening = rust_string("{" + json.dumps(case.name, ensure_ascii=False) + ":")
