@@ -6,6 +6,7 @@
 #                   new-feature scaffold, the inspector in headless Chromium, an install into a
 #                   temporary prefix, the symbol-order
 #                   check and a 60 s fuzz run
+#   make test-types the host types (python -m tca types) of every language against its binding
 #   make bench      release builds, then every benchmark: one table and build/bench.json
 #   make fuzz       libFuzzer + AddressSanitizer over the C API for FUZZ_SECONDS (docs/fuzzing.md)
 #   make install    PREFIX=/usr/local: library, links, header, pkg-config file
@@ -42,7 +43,7 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.[ch]') Package
   test-cdef test-cpp test-rust test-lua test-dotnet test-docs test-node node-addon lua-cdef \
   bench-bindings \
   abi-check sanitize sanitize-address sanitize-thread examples test-install install-test-deps \
-  test-new-feature fuzz test-devtools
+  test-new-feature fuzz test-devtools test-types
 
 all: lib
 
@@ -89,7 +90,7 @@ demo: $(C_EXAMPLES) $(VENV)/.installed
 # ---- tests -------------------------------------------------------------------------------------
 
 test: lib test-swift test-c test-unwind-cxx test-python test-own-feature test-new-feature test-install \
-  test-cpp test-rust test-lua test-dotnet test-node test-docs test-order test-devtools
+  test-cpp test-rust test-lua test-dotnet test-node test-types test-docs test-order test-devtools
 	@echo "== all tests passed"
 
 test-swift:
@@ -442,6 +443,28 @@ test-node: $(LIB)
 	  grep -q '^counter: 2 .* 2 is the number of this example.' game.out && \
 	  echo "== Node.js example ok: $$(grep '^dice:' game.out)"; \
 	else [ $$? = 1 ]; fi
+
+# ---- host types (docs/schema.md, "Host types") --------------------------------------------------
+# python -m tca types FEATURE --lang LANGUAGE: the generator's tests (fixture schemas; mypy --strict
+# takes the Python types' use and rejects a misspelled case, a wrong payload, a wrong key), then
+# Tests/types: counter, todos and dice's types from the library's schemas in Python, TypeScript
+# (tsc --strict, run by node over a test-only N-API store), C# (mcs), Rust (cargo) and C++
+# (c++ -std=c++17), each driving stores and printing the same lines; matchscores' types and an
+# exotic fixture's compile in each. Output in build/types/ (pytest.log, <language>/log.txt).
+TYPES_DEBS := tsc:node-typescript node:nodejs mcs:mono-mcs mono:mono-devel
+
+test-types: lib $(VENV)/.installed
+	@echo "== Host types (python -m tca types) in Python, TypeScript, C#, Rust and C++"
+	@scripts/need-tools.sh "the host types' tests" $(TYPES_DEBS) || [ $$? = 1 ]
+	@if [ ! -f /usr/include/node/node_api.h ] && [ "$$(id -u)" = 0 ] \
+	  && command -v apt-get >/dev/null 2>&1; then \
+	  echo "== installing libnode-dev (node_api.h, for the TypeScript driver's store)"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libnode-dev </dev/null >/dev/null; fi
+	@mkdir -p $(BUILD)/types; export PATH="$$PATH:$$HOME/.cargo/bin"; \
+	  if TCA_LIBRARY=$(CURDIR)/$(LIB) $(VENV)/bin/python -m pytest -q -rs -p no:cacheprovider \
+	    bindings/python/tests/test_typegen.py Tests/types > $(BUILD)/types/pytest.log 2>&1; then \
+	    grep -E '^SKIPPED|passed|failed' $(BUILD)/types/pytest.log; \
+	  else tail -40 $(BUILD)/types/pytest.log; exit 1; fi
 
 # ---- benchmarks --------------------------------------------------------------------------------
 # make bench: release builds, then every benchmark, side by side with its alternative in one run:

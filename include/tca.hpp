@@ -22,7 +22,7 @@
 //
 // The parts: tca/error.hpp (tca::Error, version, status_str), tca/json.hpp (quote, unquote,
 // items, members, pointer_tokens, parse_patch), tca/records.hpp (Request, Reduction, features,
-// canonical_action), tca/subscription.hpp (Subscription); this file: Options, Store, replay.
+// schema, canonical_action), tca/subscription.hpp (Subscription); this file: Options, Store, replay.
 // docs/cpp.md is the guide; bindings/cpp has the tests and examples.
 #ifndef TCA_HPP
 #define TCA_HPP

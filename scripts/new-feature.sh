@@ -306,6 +306,50 @@ def test_the_library_offers_the_feature():
     assert {feature["name"] for feature in tca.features()} == {"__NAME__"}
 
 
+def test_the_generated_types_drive_the_store(tmp_path):
+    """`python -m tca types __NAME__ --lang python` (`make types` writes every language's):
+    typed actions and a typed state, which mypy --strict checks where it is installed."""
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "__NAME___types.py"
+    subprocess.run(
+        [sys.executable, "-m", "tca", "types", "__NAME__", "--lang", "python", "-o", str(path)],
+        check=True,
+    )
+    spec = importlib.util.spec_from_file_location("__NAME___types", path)
+    types = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(types)
+    with tca.Store(types.FEATURE) as store:
+        store.send(types.Action.incrementTapped())
+        store.send(types.Action.factLoaded("a fact"))
+        assert store.state == {"count": 1, "fact": "a fact", "isLoading": False}
+
+    use = tmp_path / "use.py"
+    use.write_text(
+        "import tca\n"
+        "from __NAME___types import Action, State\n"
+        "with tca.Store('__NAME__') as store:\n"
+        "    store.send(Action.factFailed('offline'))\n"
+        "    state: State = store.state\n"
+        "    count: int = state['count']\n"
+    )
+    try:
+        import mypy  # noqa: F401
+    except ImportError:
+        return
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", str(path), str(use)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, MYPYPATH=os.path.dirname(os.path.dirname(tca.__file__))),
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
 def test_counts_and_fetches_a_fact_from_the_host():
     with tca.Store("__NAME__") as store:
         asked = []
@@ -376,6 +420,9 @@ fill "$dir/Makefile" <<'EOF'
 # Builds and tests the __NAME__ library (written by libtca's scripts/new-feature.sh).
 #   make        build/lib/lib__NAME__.so.0.1.0 (+ links): libtca's C API, this feature
 #   make test   Swift tests, then the C host and the pytest against the library
+#   make types  the feature's State and Action types for hosts, from its schema (libtca's
+#               python -m tca types; docs/schema.md): build/types/ in Python, TypeScript, C#,
+#               Rust and C++
 # PYTHON must have libtca's `tca` package installed (libtca's `make venv` gives build/venv).
 
 LIBTCA    ?= __LIBTCA__
@@ -387,7 +434,7 @@ PYTHON    ?= python3
 LIB       := $(BUILD)/lib/lib__NAME__.so.$(VERSION)
 SOURCES   := $(shell find Sources -name '*.swift') Package.swift
 
-.PHONY: all test test-swift test-c test-python
+.PHONY: all test test-swift test-c test-python types
 
 all: $(LIB)
 
@@ -399,7 +446,7 @@ $(BUILD)/host: host.c $(LIBTCA)/include/tca.h $(LIB)
 	$(CC) -std=c99 -Wall -Wextra -Werror -pedantic host.c -o $@ \
 	  -I$(LIBTCA)/include -L$(BUILD)/lib -l__NAME__ -Wl,-rpath,$(abspath $(BUILD)/lib)
 
-test: test-swift test-c test-python
+test: test-swift test-c test-python types
 
 test-swift:
 	$(SWIFT) test --scratch-path $(BUILD)/swift-debug
@@ -414,6 +461,16 @@ test-python: $(LIB)
 	  echo "  make test PYTHON=$(LIBTCA)/build/venv/bin/python   (after libtca's make venv)"; \
 	  exit 1; }
 	TCA_LIBRARY=$(abspath $(LIB)) $(PYTHON) -m pytest -q test___NAME__.py
+
+TYPES := python:__NAME___types.py typescript:__NAME__.ts csharp:__TYPE__.cs rust:__NAME__.rs \
+  cpp:__NAME__.hpp
+
+types: $(LIB)
+	@mkdir -p $(BUILD)/types
+	@for pair in $(TYPES); do \
+	  TCA_LIBRARY=$(abspath $(LIB)) $(PYTHON) -m tca types __NAME__ --lang $${pair%%:*} \
+	    -o $(BUILD)/types/$${pair#*:} || exit 1; done
+	@echo "types of __NAME__ in $(BUILD)/types: $$(cd $(BUILD)/types && echo *)"
 EOF
 
 printf 'build/\n.build/\n__pycache__/\n.pytest_cache/\n' >"$dir/.gitignore"

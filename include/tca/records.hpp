@@ -1,6 +1,7 @@
 // tca/records.hpp — part of tca.hpp: what the library reports as JSON, read into structs whose
 // JSON values stay JSON text: the features (tca::features), a host request (Request), a reduced
-// action (Reduction); and actions in their canonical form (tca::canonical_action).
+// action (Reduction); a feature's schema (tca::schema) and actions in their canonical form
+// (tca::canonical_action).
 #ifndef TCA_RECORDS_HPP
 #define TCA_RECORDS_HPP
 
@@ -130,6 +131,16 @@ inline std::vector<Feature> features() {
   });
   reader.end();
   return out;
+}
+
+/// The schema of `feature` (tca_feature_schema_n; docs/schema.md): one JSON document with the JSON
+/// Schemas of its state, its actions and its requests' payloads and answers, the text
+/// `python -m tca types` writes host types from. Throws tca::Error (TCA_ERR_UNKNOWN_FEATURE).
+inline std::string schema(std::string_view feature) {
+  char *json = nullptr;
+  size_t length = 0;
+  detail::check(tca_feature_schema_n(feature.data(), feature.size(), &json, &length));
+  return detail::take(json, length);
 }
 
 /// The canonical form of an action of `feature` (tca_canonical_action_n): any form its stores

@@ -20,7 +20,7 @@ static std::string member(const std::string &object, const std::string &name) {
 }
 
 // tca_version, tca_status_str, tca_last_error, tca_options_init, tca_features,
-// tca_canonical_action_n
+// tca_feature_schema, tca_feature_schema_n, tca_canonical_action_n
 static void test_library() {
   CHECK(tca::version() == std::to_string(TCA_VERSION_MAJOR) + "." +
                               std::to_string(TCA_VERSION_MINOR) + "." +
@@ -57,6 +57,17 @@ static void test_library() {
       dice = feature.requests == std::vector<std::string>{"haptics.impact"};
   }
   CHECK(counter && dice);
+
+  // tca_feature_schema_n through tca::schema, tca_feature_schema as tca.h declares it.
+  std::string schema = tca::schema("counter");
+  CHECK(schema.rfind(R"({"feature":"counter",)", 0) == 0);
+  CHECK(schema.find(R"("numberFact.fetch":{"kind":"oneShot")") != std::string::npos);
+  expect_error([] { tca::schema("nope"); }, TCA_ERR_UNKNOWN_FEATURE, "nope");
+  char *raw_schema = nullptr;
+  size_t raw_length = 0;
+  CHECK(tca_feature_schema("counter", &raw_schema, &raw_length) == TCA_OK);
+  CHECK(raw_schema != nullptr && std::string(raw_schema, raw_length) == schema);
+  tca_string_free(raw_schema);
 
   CHECK(tca::canonical_action("counter", R"("incrementButtonTapped")") ==
         R"({"incrementButtonTapped":{}})");

@@ -51,7 +51,10 @@ pub struct Error {
 }
 
 impl Error {
-    pub(crate) fn new(status: sys::tca_status, message: String) -> Error {
+    /// An error of the host's own, with a status of `sys::TCA_ERR_*`: the generated host types
+    /// (`python -m tca types FEATURE --lang rust`, docs/schema.md) report JSON of the wrong
+    /// shape with `TCA_ERR_JSON_SHAPE`.
+    pub fn new(status: sys::tca_status, message: String) -> Error {
         Error { status, message }
     }
     /// The status code, one of `sys::TCA_ERR_*`.
@@ -125,6 +128,24 @@ pub fn features() -> Result<Vec<Feature>, Error> {
     // SAFETY: as above; its length is up to the NUL.
     let text = unsafe { take(json, CStr::from_ptr(json).to_bytes().len()) };
     records::read_features(&text)
+}
+
+/// The schema of `feature` (`tca_feature_schema_n`; docs/schema.md): one JSON document with the
+/// JSON Schemas of its state, its actions and its requests' payloads and answers, the text
+/// `python -m tca types` writes host types from. `Error` with TCA_ERR_UNKNOWN_FEATURE.
+pub fn schema(feature: &str) -> Result<String, Error> {
+    let (mut json, mut length) = (ptr::null_mut(), 0usize);
+    // SAFETY: the name is valid for its length during the call.
+    check(unsafe {
+        sys::tca_feature_schema_n(
+            feature.as_ptr() as *const c_char,
+            feature.len(),
+            &mut json,
+            &mut length,
+        )
+    })?;
+    // SAFETY: on success, a string of `length` bytes the caller releases.
+    Ok(unsafe { take(json, length) })
 }
 
 /// The canonical form of an action of `feature` (`tca_canonical_action_n`): any form its stores

@@ -97,6 +97,17 @@ pub type tca_state_json_fn = Option<
 extern "C" {
     pub fn tca_version() -> *const c_char;
     pub fn tca_features() -> *mut c_char;
+    pub fn tca_feature_schema(
+        feature: *const c_char,
+        out_json: *mut *mut c_char,
+        out_length: *mut usize,
+    ) -> tca_status;
+    pub fn tca_feature_schema_n(
+        feature: *const c_char,
+        feature_length: usize,
+        out_json: *mut *mut c_char,
+        out_length: *mut usize,
+    ) -> tca_status;
     pub fn tca_string_free(string: *mut c_char);
     pub fn tca_last_error() -> *const c_char;
     pub fn tca_status_str(status: tca_status) -> *const c_char;

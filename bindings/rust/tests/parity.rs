@@ -38,7 +38,7 @@ fn requests(store: &Store) -> Vec<tca::Request> {
 }
 
 /// tca_version, tca_status_str, tca_last_error, tca_options_init, tca_features,
-/// tca_canonical_action_n
+/// tca_feature_schema, tca_feature_schema_n, tca_canonical_action_n
 #[test]
 fn library() {
     assert_eq!(tca::version(), format!("{}.{}.{}", 0, 1, 0));
@@ -78,6 +78,22 @@ fn library() {
     assert!(!counter.description.is_empty());
     let dice = features.iter().find(|f| f.name == "dice").expect("dice");
     assert_eq!(dice.requests, vec!["haptics.impact".to_string()]);
+
+    // tca_feature_schema_n through tca::schema, tca_feature_schema through sys.
+    let schema = tca::schema("counter").unwrap();
+    assert!(schema.starts_with(r#"{"feature":"counter","#));
+    assert!(schema.contains(r#""numberFact.fetch":{"kind":"oneShot""#));
+    expect_error(tca::schema("nope"), sys::TCA_ERR_UNKNOWN_FEATURE, "nope");
+    let (mut raw, mut length) = (std::ptr::null_mut(), 0usize);
+    // SAFETY: a NUL-terminated name; on success a string of `length` bytes, released below.
+    let status =
+        unsafe { sys::tca_feature_schema(b"counter\0".as_ptr().cast(), &mut raw, &mut length) };
+    assert_eq!(status, sys::TCA_OK);
+    // SAFETY: as above.
+    let text = unsafe { std::slice::from_raw_parts(raw as *const u8, length) };
+    assert_eq!(text, schema.as_bytes());
+    // SAFETY: the library's string, released once.
+    unsafe { sys::tca_string_free(raw) };
 
     assert_eq!(
         tca::canonical_action("counter", r#""incrementButtonTapped""#).unwrap(),
