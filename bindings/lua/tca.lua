@@ -88,6 +88,18 @@ function tca.canonical_action(feature, action_json)
                                          out_length), out_json, out_length)
 end
 
+-- The schema of `feature` (docs/schema.md): JSON Schema of its state, actions and requests,
+-- decoded; tca.schema_text(feature) gives the document's text.
+function tca.schema_text(feature)
+  local out_json, out_length = ffi.new("char *[1]"), ffi.new("size_t[1]")
+  return take(lib.tca_feature_schema_n(feature, #feature, out_json, out_length), out_json,
+              out_length)
+end
+
+function tca.schema(feature)
+  return json.decode(tca.schema_text(feature))
+end
+
 -- `document` (decoded JSON) with a JSON Patch (store:patch's text, or decoded) applied in order;
 -- containers are changed in place (tca/patch.lua).
 tca.apply_patch = patch.apply

@@ -112,6 +112,15 @@ export interface Feature {
 }
 
 export function features(): Feature[];
+/** The schema of a feature (docs/schema.md): JSON Schema 2020-12 of its state, actions and
+ *  requests, named types in `$defs`. */
+export function schema(feature: string): {
+  feature: string;
+  state: object;
+  action: object;
+  requests: { [name: string]: { kind?: string; payload: unknown; response?: unknown } };
+  $defs: { [name: string]: object };
+};
 export function libraryVersion(): string;
 export function libraryPath(): string;
 export function canonicalAction(feature: string, action: string | object | Uint8Array): string;

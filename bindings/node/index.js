@@ -12,6 +12,12 @@ function features() {
   return JSON.parse(native.features());
 }
 
+/** The schema of `feature` (docs/schema.md): JSON Schema of its state, actions and requests. */
+function schema(feature) {
+  args.string(feature, 'schema: feature');
+  return JSON.parse(native.schema(feature));
+}
+
 /** The library's version, "MAJOR.MINOR.PATCH". */
 function libraryVersion() {
   return native.libraryVersion();
@@ -42,6 +48,7 @@ module.exports = {
   Store,
   Request,
   features,
+  schema,
   libraryVersion,
   libraryPath: () => libraryPath,
   canonicalAction,

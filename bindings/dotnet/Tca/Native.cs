@@ -118,6 +118,9 @@ namespace Tca
         public static extern int tca_store_take_reductions(StoreHandle store, out IntPtr json,
             out UIntPtr length);
         [DllImport(Library)]
+        public static extern int tca_feature_schema_n(byte[] feature, UIntPtr featureLength,
+            out IntPtr json, out UIntPtr length);
+        [DllImport(Library)]
         public static extern int tca_canonical_action_n(byte[] feature, UIntPtr featureLength,
             byte[] action, UIntPtr actionLength, out IntPtr json, out UIntPtr length);
     }

@@ -160,6 +160,20 @@ namespace Tca
             finally { Native.tca_string_free(text); }
         }
 
+        /// <summary>The schema of <paramref name="feature"/> (docs/schema.md), as JSON: JSON
+        /// Schema of its state, actions and requests (Json.Parse reads it).</summary>
+        public static string Schema(string feature) { return Loaded(() => SchemaLoaded(feature)); }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        static string SchemaLoaded(string feature)
+        {
+            byte[] name = Utf8(feature);
+            IntPtr json;
+            UIntPtr length;
+            return Take(Native.tca_feature_schema_n(name, Length(name), out json, out length),
+                json, length);
+        }
+
         /// <summary>The canonical JSON of an action of <paramref name="feature"/> given in any
         /// form its stores accept: ""incrementButtonTapped"" gives
         /// "{"incrementButtonTapped":{}}".</summary>

@@ -218,6 +218,11 @@ static class Tests
         Check(Store.CanonicalAction("counter", "\"incrementButtonTapped\"") ==
             "{\"incrementButtonTapped\":{}}", "canonical action");
         Throws(Status.UnknownFeature, "nope", () => Store.CanonicalAction("nope", "\"x\""));
+        // tca_feature_schema_n
+        string schema = Store.Schema("counter");
+        Check(schema.Contains("\"feature\":\"counter\"") && schema.Contains("numberFact.fetch"),
+            "Store.Schema gives the counter's schema");
+        Throws(Status.UnknownFeature, "counter", () => Store.Schema("nope"));
         try { new Store("nope"); }
         catch (TcaException error)
         {

@@ -106,6 +106,12 @@ check(names.dice.initialState.rollHistory ~= nil, "a feature's initial state is 
 check(tca.canonical_action("counter", '"incrementButtonTapped"') == '{"incrementButtonTapped":{}}',
       "canonical action")
 raises(tca.ERR_UNKNOWN_FEATURE, "nope", tca.canonical_action, "nope", '"x"')
+-- tca_feature_schema_n
+local schema = tca.schema("counter")
+check(schema.feature == "counter" and schema.requests["numberFact.fetch"].kind == "oneShot",
+      "tca.schema gives the counter's schema")
+check(tca.schema_text("counter"):find('"%$defs"') ~= nil, "tca.schema_text gives its text")
+raises(tca.ERR_UNKNOWN_FEATURE, "counter", tca.schema, "nope")
 raises(tca.ERR_JSON_SHAPE, "tca_canonical_action", tca.canonical_action, "counter", '"jump"')
 ok, err = pcall(tca.Store.new, "nope")
 check(not ok and err.description == ffi.string(tca.lib.tca_status_str(tca.ERR_UNKNOWN_FEATURE))

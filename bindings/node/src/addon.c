@@ -497,6 +497,17 @@ static napi_value canonical_action(napi_env env, napi_callback_info info) {
   return string_result(env, NULL, status, out, length);
 }
 
+static napi_value feature_schema(napi_env env, napi_callback_info info) {
+  ARGS(1);
+  text_arg feature;
+  if (text_get(env, argv[0], &feature) != 0) return NULL;
+  char *out = NULL;
+  size_t length = 0;
+  tca_status status = tca.tca_feature_schema_n(feature.data, feature.length, &out, &length);
+  text_done(&feature);
+  return string_result(env, NULL, status, out, length);
+}
+
 /* ---- The module ----------------------------------------------------------------------------- */
 
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
@@ -511,6 +522,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
       {"features", features},
       {"statusString", status_string},
       {"canonicalAction", canonical_action},
+      {"schema", feature_schema},
       {"open", open_store},
       {"replay", replay_store},
       {"close", close_store},

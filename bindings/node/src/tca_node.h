@@ -32,7 +32,8 @@
   X(tca_store_unsubscribe) X(tca_store_take_requests) X(tca_store_respond_n)                  \
   X(tca_store_fail_n) X(tca_store_complete) X(tca_store_poll) X(tca_store_advance)            \
   X(tca_store_next_deadline_ms) X(tca_store_fd) X(tca_store_journal) X(tca_store_replay)      \
-  X(tca_store_log_reductions) X(tca_store_take_reductions) X(tca_canonical_action_n)
+  X(tca_store_log_reductions) X(tca_store_take_reductions) X(tca_canonical_action_n)     \
+  X(tca_feature_schema_n)
 
 typedef struct tca_api {
 #define TCA_NODE_FIELD(name) __typeof__(name) *name;

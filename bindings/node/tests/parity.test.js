@@ -24,6 +24,12 @@ test('library: tca_version, tca_features, tca_status_str, tca_canonical_action_n
     tca.canonicalAction('counter', new TextEncoder().encode('"decrementButtonTapped"')),
     '{"decrementButtonTapped":{}}'
   );
+  // tca_feature_schema_n
+  const schema = tca.schema('counter');
+  assert.equal(schema.feature, 'counter');
+  assert.equal(schema.requests['numberFact.fetch'].kind, 'oneShot');
+  assert.ok(schema.$defs && schema.state && schema.action);
+  assert.throws(() => tca.schema('nope'), (error) => error.status === 3 && /counter/.test(error.message));
 });
 
 test('store: tca_store_new_v2, send_n, state, state_borrow, get_n, version, free', () => {
