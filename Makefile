@@ -456,10 +456,8 @@ TYPES_DEBS := tsc:node-typescript node:nodejs mcs:mono-mcs mono:mono-devel
 test-types: lib $(VENV)/.installed
 	@echo "== Host types (python -m tca types) in Python, TypeScript, C#, Rust and C++"
 	@scripts/need-tools.sh "the host types' tests" $(TYPES_DEBS) || [ $$? = 1 ]
-	@if [ ! -f /usr/include/node/node_api.h ] && [ "$$(id -u)" = 0 ] \
-	  && command -v apt-get >/dev/null 2>&1; then \
-	  echo "== installing libnode-dev (node_api.h, for the TypeScript driver's store)"; \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libnode-dev </dev/null >/dev/null; fi
+	@[ -f "$(NODE_INCLUDE)/node_api.h" ] || scripts/need-tools.sh "the Node.js addon" \
+	  pkg:libnode-dev || [ $$? = 1 ]
 	@mkdir -p $(BUILD)/types; export PATH="$$PATH:$$HOME/.cargo/bin"; \
 	  if TCA_LIBRARY=$(CURDIR)/$(LIB) $(VENV)/bin/python -m pytest -q -rs -p no:cacheprovider \
 	    bindings/python/tests/test_typegen.py Tests/types > $(BUILD)/types/pytest.log 2>&1; then \

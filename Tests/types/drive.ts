@@ -1,11 +1,11 @@
 // Drives counter, todos and dice through their generated TypeScript types (counter.ts, …,
 // written by `python -m tca types FEATURE --lang typescript`), checked by tsc --strict, run by
-// node over the test-only addon (node/store.c). Prints the lines every language's driver prints
+// node over the Node binding (bindings/node). Prints the lines every language's driver prints
 // (Tests/types/test_hosts.py compares them).
 import * as counter from "./counter";
 import * as dice from "./dice";
 import * as todos from "./todos";
-import { Store } from "./store";
+import { Store } from "tca";
 
 declare const console: { log(text: string): void };
 

@@ -117,27 +117,28 @@ def test_python(folder: Path) -> None:
         env={"MYPYPATH": str(REPO / "bindings" / "python")})
 
 
+def node_binding(folder: Path, log: Path) -> Dict[str, str]:
+    """Makes `tca` (bindings/node, its addon built by `make node-addon`) importable from
+    `folder`; returns the environment that runs it against LIBRARY."""
+    run(["make", "-C", REPO, "--no-print-directory", "node-addon"], log)
+    modules = folder / "node_modules"
+    modules.mkdir(exist_ok=True)
+    (modules / "tca").symlink_to(REPO / "bindings" / "node")
+    return {"TCA_LIBRARY": str(LIBRARY), "TCA_NODE_ADDON": str(REPO / "build" / "node" / "tca.node")}
+
+
 def test_typescript(folder: Path) -> None:
     need("tsc", "node", "cc")
     log = folder / "log.txt"
     generate("typescript", FEATURES + EXTRA, folder, log)
-    for name in ("drive.ts", "node/store.d.ts", "node/store.js"):
-        shutil.copy(HERE / name, folder)
-    node_include = next(
-        (p for p in ("/usr/include/node", "/usr/local/include/node") if Path(p).is_dir()), None
-    )
-    if node_include is None:
-        need("node_api.h")
-    addon = folder / "store.node"
-    run(["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC",
-         f"-I{node_include}", f"-I{REPO / 'include'}", HERE / "node" / "store.c", "-o", addon,
-         f"-L{LIBRARY.parent}", "-ltca", f"-Wl,-rpath,{LIBRARY.parent}"], log)
-    sources = ["drive.ts", "store.d.ts", *(file_name("typescript", f) for f in FEATURES + EXTRA)]
-    run(["tsc", "--strict", "--target", "es2019", "--module", "commonjs", "--outDir", "out",
-         *sources], log, cwd=folder)
+    shutil.copy(HERE / "drive.ts", folder)
+    env = node_binding(folder, log)
+    sources = ["drive.ts", *(file_name("typescript", f) for f in FEATURES + EXTRA)]
+    run(["tsc", "--strict", "--target", "es2020", "--module", "commonjs", "--lib", "es2020",
+         "--outDir", "out", *sources], log, cwd=folder)
     run(["tsc", "--strict", "--noEmit", file_name("typescript", "exotic")], log, cwd=folder)
-    shutil.copy(folder / "store.js", folder / "out")
-    output = run(["node", folder / "out" / "drive.js"], log, env={"TCA_TYPES_ADDON": str(addon)})
+    (folder / "out" / "node_modules").symlink_to(folder / "node_modules")
+    output = run(["node", folder / "out" / "drive.js"], log, env=env)
     assert lines(output) == EXPECTED
 
 
@@ -246,21 +247,11 @@ def test_doc_example(language: str) -> None:
                      env={"TCA_LIBRARY": str(LIBRARY)})
     elif language == "typescript":
         need("tsc", "node", "cc")
-        package = folder / "node_modules" / "tca"
-        package.mkdir(parents=True)
-        # NB: the Node binding's place, held by the test-only store (node/store.c).
-        shutil.copy(HERE / "node" / "store.js", package / "index.js")
-        shutil.copy(HERE / "node" / "store.d.ts", package / "index.d.ts")
-        node_include = "/usr/include/node"
-        addon = folder / "store.node"
-        run(["cc", "-std=c99", "-shared", "-fPIC", f"-I{node_include}", f"-I{REPO / 'include'}",
-             HERE / "node" / "store.c", "-o", addon, f"-L{library_folder}", "-ltca",
-             f"-Wl,-rpath,{library_folder}"], log)
+        env = node_binding(folder, log)
         (folder / "example.ts").write_text(code)
         run(["tsc", "--strict", "--target", "es2019", "--module", "commonjs", "example.ts",
              "counter.ts"], log, cwd=folder)
-        output = run(["node", "example.js"], log, cwd=folder,
-                     env={"TCA_TYPES_ADDON": str(addon)})
+        output = run(["node", "example.js"], log, cwd=folder, env=env)
     elif language == "csharp":
         need("mcs", "mono")
         run(["mcs", "-nologo", "-unsafe", "-target:library", "-out:" + str(folder / "Tca.dll"),
