@@ -469,6 +469,12 @@ typedef void (*tca_state_fn)(void *userdata, tca_store *store, uint64_t state_ve
  * bytes) is the library's, valid only until the callback returns; copy what you keep. The state
  * is encoded once per version, shared by every subscriber and by tca_store_state. NULL (length 0)
  * if the state cannot be encoded.
+ *
+ * `state_json` is always the state of `state_version`, whatever other threads send meanwhile: a
+ * host that keeps the pair can bring it up to date with tca_store_patch(store, state_version).
+ * Should the store no longer keep that version when the subscriber runs (16 newer ones since,
+ * see tca_store_patch), it gets the current state and version instead, and is not given that
+ * version again.
  */
 typedef void (*tca_state_json_fn)(void *userdata, tca_store *store, uint64_t state_version,
                                   const char *state_json, size_t length);
