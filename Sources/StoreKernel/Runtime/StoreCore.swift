@@ -264,7 +264,6 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     }
     actions.deinitialize(count: 1)
     actions.deallocate()
-    requests.made?.withUnsafeMutablePointerToHeader { $0.pointee.lane.destroy() }
   }
 
   @inlinable
@@ -1192,16 +1191,22 @@ final class RequestTableStorage<Action>: ManagedBuffer<RequestTable<Action>, UIn
     storage.withUnsafeMutablePointerToElements { $0.initialize(to: 0) }
     return storage
   }
+
+  // NB: the table frees its lane itself, not the core: two threads that first use the table at
+  // once each make one, and the one whose copy loses (``LazyObject/keep(_:)``) drops it here.
+  deinit {
+    withUnsafeMutablePointerToHeader { $0.pointee.lane.destroy() }
+  }
 }
 
 /// What the thread delivering a store's events and the thread holding it hand each other
 /// without the table's lock: the request whose callback runs, and the one answer given inside a
 /// callback while nothing else waited.
 ///
-/// NB: each behind a pointer of its own, made with the table and freed with the core: neither
-/// is part of the table (an access to it under the lock would overlap), nor of one object (the
-/// two are touched by different threads at once, which the thread sanitizer would report as
-/// overlapping accesses), nor a class's property (a dynamic exclusivity check at each access).
+/// NB: each behind a pointer of its own, made and freed with the table: neither is part of the
+/// table (an access to it under the lock would overlap), nor of one object (the two are touched
+/// by different threads at once, which the thread sanitizer would report as overlapping
+/// accesses), nor a class's property (a dynamic exclusivity check at each access).
 struct AnswerLane<Action> {
   /// The one-shot request whose callback runs now (see `StoreCore.beginDelivering`).
   ///
@@ -1221,7 +1226,7 @@ struct AnswerLane<Action> {
     return AnswerLane(delivering: delivering, direct: direct)
   }
 
-  /// Frees both (the core, as it goes).
+  /// Frees both (the table's storage, as it goes).
   func destroy() {
     delivering.deinitialize(count: 1)
     delivering.deallocate()
