@@ -122,7 +122,8 @@ typedef enum tca_status_code {
   TCA_ERR_UNENCODABLE = 6,       /* a value cannot be written as JSON (NaN, infinity) */
   TCA_ERR_UNKNOWN_REQUEST = 7,   /* no request with this id was made by this store */
   TCA_ERR_REQUEST_FINISHED = 8,  /* the request has finished: answered, failed, completed,
-                                    cancelled, or fire-and-forget; it takes no answer */
+                                    cancelled (pull mode: its notice taken), or
+                                    fire-and-forget; it takes no answer */
   TCA_ERR_ALREADY_ANSWERED = 9,  /* the one-shot request already has an answer waiting to be
                                     applied (once applied: TCA_ERR_REQUEST_FINISHED) */
   TCA_ERR_NOT_A_STREAM = 10,     /* tca_store_complete on a request that is not a stream */
@@ -586,7 +587,10 @@ tca_status tca_store_set_request_handler(tca_store *store, tca_request_fn fn,
  *
  * "kind" is "oneShot", "stream" or "fireAndForget" (see tca_request.kind); "payload" is the
  * request's JSON. A request's id stays answerable (tca_store_respond, tca_store_fail,
- * tca_store_complete) until it is answered or a {"cancelled":id} notice for it is taken. The
+ * tca_store_complete) until it is answered or a {"cancelled":id} notice for it is taken: an
+ * answer to a cancelled request whose notice still waits is checked as any other, accepted
+ * (TCA_OK), and changes nothing, so a host may answer before it looks at its notices; once the
+ * notice is taken (this call has returned it), answers get TCA_ERR_REQUEST_FINISHED. The
  * array is "[]" when nothing waits (always, for a store in callback mode). tca_store_fd is
  * readable while anything waits. Taking never runs the store and never calls a callback.
  *
