@@ -429,7 +429,9 @@ uint64_t tca_store_version(const tca_store *store);
  * Applying it, in order, to the state JSON of `since_version` gives the current state JSON
  * (equal as JSON values; member order may differ). Arrays of objects that all have distinct
  * "id" members (todos) are patched by id: an insert, removal or move is an "add", "remove" or
- * "move" of the elements concerned, never a replace of the list. `since_version` is a version
+ * "move" of the elements concerned (the fewest moves), not a replace of the list; only a
+ * reorder that would take more than 64 moves replaces the list (a host applies a move in O(n):
+ * moving every element would cost it O(n²)). `since_version` is a version
  * the host saw (tca_store_version, a subscriber, tca_store_state's version); the current version
  * is then tca_store_version.
  *
