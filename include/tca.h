@@ -752,10 +752,19 @@ tca_status tca_store_journal(tca_store *store, char **out_json, size_t *out_leng
  *
  * out: receives the new store (free it with tca_store_free); NULL on failure.
  *
+ * The lines' versions are checked against the replay, up to `to_version`: a version is never
+ * below the line before it (the header's is 0) nor UINT64_MAX; lines that share a version are
+ * inputs the store applied together (given in one callback) or that changed nothing, and a rise
+ * of n needs the inputs since to change the replayed state at least n times; lines of version
+ * 0 leave the header's state as it was. So each version names one state, and the replayed
+ * store's own journal replays to the same states and versions. A journal edited by hand replays
+ * only if it is consistent (docs/wire-format.md, "Journals").
+ *
  * Returns TCA_OK; TCA_ERR_INVALID_ARGUMENT (journal or out NULL, bad options);
  * TCA_ERR_UNKNOWN_FEATURE; TCA_ERR_JSON_SYNTAX / TCA_ERR_JSON_SHAPE (a line that is not a journal
- * line of this library), or the status a given input failed with (an answer to an unknown
- * request: a journal of another run): tca_last_error names the line ("journal line 4: …").
+ * line of this library, or whose version the replay disagrees with), or the status a given input
+ * failed with (an answer to an unknown request: a journal of another run): tca_last_error names
+ * the line ("journal line 4: …").
  */
 tca_status tca_store_replay(const char *journal, size_t length, uint64_t to_version,
                             const tca_options *options, tca_store **out);
