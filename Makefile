@@ -4,7 +4,7 @@
 #   make test       build, then run the Swift, C and Python tests, the own-feature template and
 #                   the new-feature scaffold, and an install into a temporary prefix
 #   make bench      release builds, then every benchmark: one table and build/bench.json
-#   make fuzz       libFuzzer + AddressSanitizer over the C API, then over journals (docs/fuzzing.md)
+#   make fuzz       libFuzzer + AddressSanitizer over the C API, then journals (docs/fuzzing.md)
 #   make install    PREFIX=/usr/local: library, links, header, pkg-config file
 #   make order-symbols  rewrite scripts/tca.order from the hot paths' profile (needs valgrind)
 #   make pgo-profile    rewrite scripts/tca.proftext.gz, the profile the library is optimized with
