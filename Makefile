@@ -8,7 +8,7 @@
 #                   check and a 60 s fuzz run
 #   make test-types the host types (python -m tca types) of every language against its binding
 #   make bench      release builds, then every benchmark: one table and build/bench.json
-#   make fuzz       libFuzzer + AddressSanitizer over the C API for FUZZ_SECONDS (docs/fuzzing.md)
+#   make fuzz       libFuzzer + AddressSanitizer over the C API, then journals (docs/fuzzing.md)
 #   make install    PREFIX=/usr/local: library, links, header, pkg-config file
 #   make order-symbols  rewrite scripts/tca.order from the hot paths' profile (needs valgrind)
 #   make pgo-profile    rewrite scripts/tca.proftext.gz, the profile the library is optimized with
@@ -597,41 +597,61 @@ test-new-feature: $(VENV)/.installed
 	  BUILD=$(CURDIR)/$(BUILD)/new-feature/build PYTHON=$(CURDIR)/$(VENV)/bin/python
 
 # ---- fuzzing -----------------------------------------------------------------------------------
-# make fuzz: libFuzzer with AddressSanitizer over the C API (Tests/fuzz/fuzz_store.c: the JSON
-# decoder and send, new from a snapshot, respond, fail, complete, get, advance, poll), coverage
-# inside the Swift code, for FUZZ_SECONDS (60: the short run of make test). Seeds come from the
-# actions in docs/features.md; new inputs gather in build/fuzz/corpus. docs/fuzzing.md has the
-# long run. FUZZ_FLAGS adds libFuzzer flags (-runs=10000000 -jobs=…).
-FUZZ_SECONDS ?= 60
-FUZZ_FLAGS   ?=
+# make fuzz: libFuzzer with AddressSanitizer over the C API, coverage inside the Swift code, two
+# harnesses one after the other: Tests/fuzz/fuzz_store.c (the JSON decoder and send, new from a
+# snapshot, respond, fail, complete, get, advance, poll, patches, journals…) for FUZZ_SECONDS,
+# then Tests/fuzz/fuzz_replay.c (journals: the replay round trip) for FUZZ_REPLAY_SECONDS (60
+# and 20: the short run of make test). Seeds come from the actions in docs/features.md, and the
+# journals of those scripts; new inputs gather in build/fuzz/corpus and build/fuzz/replay-corpus.
+# docs/fuzzing.md has the long runs. FUZZ_FLAGS adds libFuzzer flags to both (-runs=… -jobs=…).
+FUZZ_SECONDS        ?= 60
+FUZZ_REPLAY_SECONDS ?= 20
+FUZZ_FLAGS          ?=
 FUZZ_SCRATCH := .build-fuzz
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_MODULES := JSON CSystem StoreKernel Features CBridge LibTCA
 FUZZ_SWIFT   := $(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) --target LibTCA \
   -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
 
-fuzz: $(FUZZ_DIR)/fuzz_store $(FUZZ_DIR)/seeds/.made
+fuzz: $(FUZZ_DIR)/fuzz_store $(FUZZ_DIR)/seeds/.made $(FUZZ_DIR)/fuzz_replay \
+  $(FUZZ_DIR)/replay-seeds/.made
 	@echo "== fuzzing for $(FUZZ_SECONDS) s (make fuzz FUZZ_SECONDS=…)"
 	mkdir -p $(FUZZ_DIR)/corpus
 	ASAN_OPTIONS=detect_leaks=1 $(FUZZ_DIR)/fuzz_store -max_total_time=$(FUZZ_SECONDS) \
 	  -max_len=4096 -timeout=20 -rss_limit_mb=3072 -print_final_stats=1 \
 	  -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_FLAGS) $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+	@echo "== fuzzing replays for $(FUZZ_REPLAY_SECONDS) s (make fuzz FUZZ_REPLAY_SECONDS=…)"
+	mkdir -p $(FUZZ_DIR)/replay-corpus
+	ASAN_OPTIONS=detect_leaks=1 $(FUZZ_DIR)/fuzz_replay -max_total_time=$(FUZZ_REPLAY_SECONDS) \
+	  -max_len=16384 -timeout=20 -rss_limit_mb=3072 -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_DIR)/replay- $(FUZZ_FLAGS) $(FUZZ_DIR)/replay-corpus \
+	  $(FUZZ_DIR)/replay-seeds $(FUZZ_DIR)/seeds
 
 # NB: SwiftPM compiles the library's modules with the fuzzer's coverage and ASan; the toolchain's
 # swiftc links their objects with the harness and libFuzzer (which brings main).
-$(FUZZ_DIR)/fuzz_store: $(SWIFT_SOURCES) Tests/fuzz/fuzz_store.c include/tca.h
+$(FUZZ_DIR)/fuzz_%: $(SWIFT_SOURCES) Tests/fuzz/fuzz_%.c include/tca.h
 	$(FUZZ_SWIFT)
 	mkdir -p $(FUZZ_DIR)
 	$(SAN_CC) -std=c99 -g -O1 -fsanitize=fuzzer-no-link,address -Iinclude \
-	  -c Tests/fuzz/fuzz_store.c -o $(FUZZ_DIR)/fuzz_store.o
+	  -c Tests/fuzz/fuzz_$*.c -o $(FUZZ_DIR)/fuzz_$*.o
 	bin=$$($(FUZZ_SWIFT) --show-bin-path) && \
-	  $(SWIFT_BIN)swiftc -sanitize=fuzzer,address -use-ld=lld $(FUZZ_DIR)/fuzz_store.o \
+	  $(SWIFT_BIN)swiftc -sanitize=fuzzer,address -use-ld=lld $(FUZZ_DIR)/fuzz_$*.o \
 	    $(foreach m,$(FUZZ_MODULES),$$bin/$(m).build/*.o) -o $@ \
 	    -Xlinker -rpath -Xlinker $(SWIFT_LINUXLIB)
 
 $(FUZZ_DIR)/seeds/.made: docs/features.md Tests/fuzz/seeds.py $(wildcard Tests/fixtures/matchscores/*)
 	rm -rf $(FUZZ_DIR)/seeds
 	$(PYTHON) Tests/fuzz/seeds.py docs/features.md $(FUZZ_DIR)/seeds Tests/fixtures/matchscores
+	touch $@
+
+# The journals of the script seeds, recorded by the replay harness itself (FUZZ_REPLAY_SEEDS),
+# which runs each seed once: the journals its fuzzing mutates.
+$(FUZZ_DIR)/replay-seeds/.made: $(FUZZ_DIR)/fuzz_replay $(FUZZ_DIR)/seeds/.made
+	rm -rf $(FUZZ_DIR)/replay-seeds
+	mkdir -p $(FUZZ_DIR)/replay-seeds
+	FUZZ_REPLAY_SEEDS=$(FUZZ_DIR)/replay-seeds ASAN_OPTIONS=detect_leaks=0 \
+	  $(FUZZ_DIR)/fuzz_replay $(FUZZ_DIR)/seeds/* > $(FUZZ_DIR)/replay-seeds.log 2>&1 || \
+	  { tail -20 $(FUZZ_DIR)/replay-seeds.log; exit 1; }
 	touch $@
 
 # make test runs the short fuzz run too.

@@ -398,8 +398,11 @@ public final class Store<State, Action>: @unchecked Sendable {
   }
 
   /// Pull mode: the requests and cancellation notices waiting, oldest first, now the caller's.
+  /// A cancelled request takes answers (which change nothing) until its notice is taken here.
   public func takeRequests() -> [HostRequestNotice] {
-    core.inbox.takeNotices()
+    let notices = core.inbox.takeNotices()
+    core.endCancelled(in: notices)
+    return notices
   }
 
   /// Writes the store's trace of host requests to `sink` (nil: nowhere).

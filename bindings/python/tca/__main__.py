@@ -35,7 +35,7 @@ import subprocess
 import sys
 from typing import Any, Dict, Iterator, List, Optional, TextIO, Tuple
 
-from . import TCAError, _native
+from . import JSONShapeError, TCAError, _native
 from ._codec import dumps
 from .journal import header
 from .store import Store
@@ -105,6 +105,46 @@ def _lines(text: str) -> List[Tuple[str, Dict[str, Any]]]:
     return parsed
 
 
+def _is_input(line: Dict[str, Any]) -> bool:
+    return "request" not in line and "cancelled" not in line
+
+
+def _replay_prefix(lines: List[Tuple[str, Dict[str, Any]]], end: int) -> Store:
+    """The store replayed from `lines[:end]` (the header first): the state after the input
+    `lines[end - 1]`.
+
+    NB: inputs given together inside a callback share a version, and a replay checks that the
+    lines of a version make the changes it claims (docs/wire-format.md, "Versions"): a prefix
+    that ends inside such a run is cut short of them. Its last lines then take the version
+    before the run (or, after version 0, 1 if the state has changed since the header), as if
+    the journal had been taken there.
+    """
+    following = next((line for _, line in lines[end:] if _is_input(line)), None)
+    inputs = [index for index in range(1, end) if _is_input(lines[index][1])]
+    cut = following is not None and bool(inputs) and (
+        lines[inputs[-1]][1].get("version") == following.get("version")
+    )
+    if not cut:
+        return Store.replay("\n".join(raw for raw, _ in lines[:end]) + "\n", requests="queued")
+    run = lines[inputs[-1]][1].get("version")
+    partial = [index for index in inputs if lines[index][1].get("version") == run]
+    before = [lines[index][1].get("version") for index in inputs if index not in partial]
+    base = before[-1] if before else 0
+    for version in [base] if base else [0, 1]:
+        text = [
+            json.dumps({**line, "version": version}, separators=(",", ":"))
+            if index in partial
+            else raw
+            for index, (raw, line) in enumerate(lines[:end])
+        ]
+        try:
+            return Store.replay("\n".join(text) + "\n", requests="queued")
+        except JSONShapeError:
+            if version == 1 or base:
+                raise
+    raise AssertionError("unreachable")
+
+
 def print_steps(text: str, out: TextIO) -> None:
     """Prints every step of the journal `text` (see the module's documentation)."""
     head = header(text)
@@ -115,10 +155,8 @@ def print_steps(text: str, out: TextIO) -> None:
         f"{dumps(state)}",
         file=out,
     )
-    prefix = [lines[0][0]]
     step = 0
-    for raw, line in lines[1:]:
-        prefix.append(raw)
+    for end, (_, line) in enumerate(lines[1:], 2):
         if "request" in line:
             request = line["request"]
             print(
@@ -134,7 +172,7 @@ def print_steps(text: str, out: TextIO) -> None:
         at = f", at {line['at'] / 1e6:g} ms" if "at" in line else ""
         print(f"[{step}] {describe(line)}  (version {line.get('version')}{at})", file=out)
         # NB: the state after this input: the journal up to it, replayed whole.
-        with Store.replay("\n".join(prefix) + "\n", requests="queued") as replayed:
+        with _replay_prefix(lines, end) as replayed:
             after = replayed.state
         for change in changes(state, after):
             print(f"      {change}", file=out)
