@@ -63,6 +63,19 @@ public final class FeatureRegistry: Sendable {
     } catch {
       throw .schemaUnavailable(feature.name, error)
     }
+    try add(feature)
+  }
+
+  /// Registers features whose schemas are known to derive, such as libtca's built-in ones (each
+  /// derived by their tests): a schema is then derived on first use, not here.
+  ///
+  /// NB: deriving the four built-in features' schemas at registration cost every process ~10 ms
+  /// at its first `tca_store_new` (docs/schema.md, "When a schema is derived").
+  public func register(derivingSchemasOnFirstUse features: [FeatureDescriptor]) throws(Error) {
+    for feature in features { try add(feature) }
+  }
+
+  private func add(_ feature: FeatureDescriptor) throws(Error) {
     try contents.withLock { (contents) throws(Error) in
       guard !contents.isSealed else { throw .registrationAfterFirstUse(feature.name) }
       guard !feature.name.isEmpty else { throw .invalidName(feature.name) }
