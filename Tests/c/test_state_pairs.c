@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <tca.h>
+#include <time.h>
 
 #include "harness.h"
 #include "support.h"
@@ -51,9 +52,13 @@ static long todos_count(const char *json) { return occurrences(json, "\"isComple
 /* The subscriber: checks each pair, and keeps the last KEPT of them (copies). */
 typedef struct pairs {
   measure_fn measure;
+  const uint64_t *told; /* the version a subscriber called before it was told (0: none) */
+  long ahead;           /* pairs of a version newer than that: the told one was gone */
   long calls;
   long mismatches;
   long nulls;
+  long repeats; /* a version given twice, or one older than a version given */
+  uint64_t last;
   uint64_t versions[KEPT];
   char *json[KEPT];
   int next;
@@ -64,6 +69,9 @@ static void on_state(void *userdata, tca_store *store, uint64_t version, const c
   pairs *p = userdata;
   (void)store;
   p->calls++;
+  if (version <= p->last) p->repeats++;
+  p->last = version;
+  if (p->told != NULL && version > *p->told) p->ahead++;
   if (json == NULL || strlen(json) != length) {
     p->nulls++;
     return;
@@ -80,12 +88,9 @@ static void on_state(void *userdata, tca_store *store, uint64_t version, const c
   p->next = (p->next + 1) % KEPT;
 }
 
-/* Several threads send `action` to a new store of `feature`; every pair the subscriber gets
- * measures its version. Returns the store (the caller frees it) and fills `p`. */
-static tca_store *race(const char *feature, const char *action, int sends, pairs *p) {
-  tca_store *store = NULL;
-  CHECK_STATUS(tca_store_new(feature, NULL, NULL, &store), TCA_OK);
-  if (store == NULL) return NULL;
+/* Several threads send `action` to `store`; every pair the subscriber gets measures its
+ * version. Fills `p`. */
+static void race_on(tca_store *store, const char *action, int sends, pairs *p) {
   CHECK_STATUS(tca_store_subscribe_state(store, on_state, p, NULL), TCA_OK);
   pthread_t threads[THREADS];
   sender senders[THREADS];
@@ -102,8 +107,16 @@ static tca_store *race(const char *feature, const char *action, int sends, pairs
   CHECK(p->calls > 0);
   CHECK(p->nulls == 0);
   CHECK(p->mismatches == 0);
+  CHECK(p->repeats == 0);
   if (p->mismatches != 0) fprintf(stderr, "  %ld of %ld pairs did not match\n", p->mismatches,
                                   p->calls);
+}
+
+/* race_on a new store of `feature` (the caller frees it). */
+static tca_store *race(const char *feature, const char *action, int sends, pairs *p) {
+  tca_store *store = NULL;
+  CHECK_STATUS(tca_store_new(feature, NULL, NULL, &store), TCA_OK);
+  if (store != NULL) race_on(store, action, sends, p);
   return store;
 }
 
@@ -116,6 +129,33 @@ static void test_counter(void) {
   memset(&p, 0, sizeof p);
   p.measure = counter_count;
   tca_store *store = race("counter", "\"incrementButtonTapped\"", g_sends, &p);
+  tca_store_free(store);
+  free_pairs(&p);
+}
+
+/* A slow subscriber called first: by the time the state subscriber runs, the version both were
+ * told of is often no longer kept (16 newer ones). It gets the current state and version
+ * instead, still a pair that matches, and no version twice. */
+static void on_version_slowly(void *userdata, tca_store *store, uint64_t version) {
+  (void)store;
+  *(uint64_t *)userdata = version;
+  struct timespec pause = {0, 1000 * 1000L};
+  nanosleep(&pause, NULL);
+}
+
+static void test_behind_a_slow_subscriber(void) {
+  pairs p;
+  memset(&p, 0, sizeof p);
+  p.measure = counter_count;
+  uint64_t told = 0;
+  p.told = &told;
+  tca_store *store = NULL;
+  CHECK_STATUS(tca_store_new("counter", NULL, NULL, &store), TCA_OK);
+  if (store == NULL) return;
+  CHECK_STATUS(tca_store_subscribe(store, on_version_slowly, &told, NULL), TCA_OK);
+  race_on(store, "\"incrementButtonTapped\"", g_sends / 10, &p);
+  printf("  behind a slow subscriber: %ld of %ld pairs were of a newer version than told\n",
+         p.ahead, p.calls);
   tca_store_free(store);
   free_pairs(&p);
 }
@@ -155,6 +195,7 @@ int main(void) {
     g_todo_sends = 40;
   }
   test_counter();
+  test_behind_a_slow_subscriber();
   test_todos_patched();
   TEST_SUMMARY();
 }
