@@ -213,7 +213,7 @@ def doc_examples() -> Dict[str, tuple]:
     text = DOC.read_text()
     section = text[text.index("## Host types"):]
     examples = {}
-    for match in re.finditer(r"```(\w+)\n(.*?)```\n\nprints `([^`]*)`", section, re.S):
+    for match in re.finditer(r"```(\w+)[^\n]*\n(.*?)```\n\nprints `([^`]*)`", section, re.S):
         examples[match.group(1)] = (match.group(2), match.group(3))
     return examples
 
