@@ -271,7 +271,18 @@ typedef struct tca_options {
      "Journals"); and it can keep the actions it reduces (tca_store_log_reductions). A recorded
      store with seed 0 picks a seed, which the journal keeps. */
   int32_t record;
-  uint64_t reserved[4]; /* v2: must be 0 */
+  /* v2, was reserved[0]. With record = 1: how many journal lines the store keeps; 0 (the
+     default, and what older programs have here) keeps them all. Older lines fold into a
+     checkpoint (the state, its version, the clock's time, the random numbers' position, the
+     next request id), taken every record_limit / 2 lines where no effect is in flight; the
+     journal keeps between about half and all of record_limit lines after it, and
+     tca_store_replay works from the checkpoint's version on (an older to_version:
+     TCA_ERR_VERSION_GONE). A store whose effects are always in flight still folds, after
+     2 * record_limit lines, into a checkpoint that names them: its memory stays bounded, but
+     replay fails (TCA_ERR_VERSION_GONE) until a checkpoint taken at rest starts the journal
+     (docs/wire-format.md, "Checkpoints"). Not 0 with record = 0: TCA_ERR_INVALID_ARGUMENT. */
+  uint64_t record_limit;
+  uint64_t reserved[3]; /* v2: must be 0 */
 } tca_options;
 
 enum tca_options_version { TCA_OPTIONS_VERSION = 2 };
@@ -292,12 +303,12 @@ enum tca_answers_mode {
 };
 
 #define TCA_OPTIONS_INIT { TCA_OPTIONS_VERSION, TCA_CLOCK_REAL, 0, TCA_REQUESTS_CALLBACK, 0, \
-                           TCA_ANSWERS_ANY_THREAD, 0, { 0, 0, 0, 0 } }
+                           TCA_ANSWERS_ANY_THREAD, 0, 0, { 0, 0, 0 } }
 
 /**
  * Fills `options` with the defaults of this version: TCA_OPTIONS_VERSION, a real clock, no
  * thread, requests through callbacks, answers on any thread, a seed from the system, no
- * recording, reserved fields 0. NULL is a no-op. Never blocks.
+ * recording (and no record_limit), reserved fields 0. NULL is a no-op. Never blocks.
  */
 void tca_options_init(tca_options *options);
 

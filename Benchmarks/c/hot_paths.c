@@ -4,6 +4,7 @@
  *   hot_paths roundtrip N   N counter number facts, each answered inside the request callback
  *   hot_paths send N        N counter increments
  *   hot_paths toggle N      N toggles of one of 1,000 todos
+ *   hot_paths recsend N     N counter increments to a store with options.record = 1
  */
 #include "tca.h"
 
@@ -41,13 +42,17 @@ static tca_store *make_todos(void) {
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: %s roundtrip|send|toggle N\n", argv[0]);
+    fprintf(stderr, "usage: %s roundtrip|send|toggle|recsend N\n", argv[0]);
     return 2;
   }
   long n = atol(argv[2]);
   tca_store *store = NULL;
   if (strcmp(argv[1], "toggle") == 0) {
     store = make_todos();
+  } else if (strcmp(argv[1], "recsend") == 0) {
+    tca_options options = TCA_OPTIONS_INIT;
+    options.record = 1;
+    if (tca_store_new("counter", NULL, &options, &store) != TCA_OK) store = NULL;
   } else if (tca_store_new("counter", NULL, NULL, &store) != TCA_OK) {
     store = NULL;
   }
@@ -60,7 +65,7 @@ int main(int argc, char **argv) {
     status = tca_store_set_effect_handler(store, answer, NULL, NULL);
     for (long i = 0; i < n && status == TCA_OK; i++)
       status = tca_store_send(store, "\"numberFactButtonTapped\"");
-  } else if (strcmp(argv[1], "send") == 0) {
+  } else if (strcmp(argv[1], "send") == 0 || strcmp(argv[1], "recsend") == 0) {
     for (long i = 0; i < n && status == TCA_OK; i++)
       status = tca_store_send(store, "\"incrementButtonTapped\"");
   } else if (strcmp(argv[1], "toggle") == 0) {

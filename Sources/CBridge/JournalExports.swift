@@ -53,7 +53,8 @@ private func recording(_ context: StoreContext) throws(Failure) -> any RecordedH
       store = try JournalReplay.replay(
         text, to: toVersion, feature: descriptor,
         options: StoreOptions(
-          trace: traceFromEnvironment, requests: options.requests, answers: options.answers))
+          trace: traceFromEnvironment, requests: options.requests, answers: options.answers,
+          recordLimit: options.recordLimit))
     } catch {
       throw Failure(Failure(error.error).status, error.description)
     }

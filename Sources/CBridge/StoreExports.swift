@@ -8,7 +8,7 @@ import JSON
 
 /// The layout of `tca_options` in tca.h, version 2 (64 bytes, no hidden padding):
 /// `{u32 version; i32 clock; i32 threaded; i32 requests; u64 seed; i32 answers; i32 record;
-/// u64 reserved[4]}`. Version 1 is its first 24 bytes, with `requests` as padding (ignored).
+/// u64 record_limit; u64 reserved[3]}`. Version 1 is its first 24 bytes, with `requests` as padding (ignored).
 struct Options {
   static let currentVersion: UInt32 = 2
   var clock: StoreClock.Kind = .real
@@ -17,6 +17,7 @@ struct Options {
   var requests: RequestDelivery = .callback
   var answers: AnswerDelivery = .anyThread
   var record = false
+  var recordLimit: UInt64 = 0
 
   init(_ raw: UnsafeRawPointer?) throws(Failure) {
     guard let raw else { return }
@@ -67,8 +68,10 @@ struct Options {
     case 1: record = true
     case let other: throw Failure(.invalidArgument, "options.record is \(other), expected 0 or 1")
     }
-    for index in 0..<4 {
-      let value = raw.loadUnaligned(fromByteOffset: 32 + 8 * index, as: UInt64.self)
+    // NB: record_limit was reserved[0]: 0, what older programs have there, keeps every line.
+    recordLimit = raw.loadUnaligned(fromByteOffset: 32, as: UInt64.self)
+    for index in 0..<3 {
+      let value = raw.loadUnaligned(fromByteOffset: 40 + 8 * index, as: UInt64.self)
       guard value == 0 else { throw Failure(.invalidArgument, "options.reserved[\(index)] is not 0") }
     }
     if threaded && answers == .hostThread {
@@ -156,6 +159,12 @@ private func makeStore(
   named name: String, _ saved: UnsafeBufferPointer<UInt8>?, _ rawOptions: UnsafeRawPointer?
 ) throws(Failure) -> OpaquePointer {
   let options = try Options(rawOptions)
+  if options.recordLimit != 0 && !options.record {
+    throw Failure(
+      .invalidArgument,
+      "options.record_limit is \(options.recordLimit) with record = 0: only a recorded store "
+        + "keeps a journal to limit")
+  }
   let descriptor = try LinkedFeatures.feature(named: name)
   let store: any HostStore
   do throws(JSONError) {
@@ -163,7 +172,8 @@ private func makeStore(
       state: saved,
       options: StoreOptions(
         clock: options.clock, seed: options.seed, trace: traceFromEnvironment,
-        requests: options.requests, answers: options.answers, record: options.record))
+        requests: options.requests, answers: options.answers, record: options.record,
+        recordLimit: options.recordLimit))
   } catch {
     let failure = Failure(error)
     throw Failure(failure.status, "state_json " + failure.message)

@@ -42,7 +42,8 @@ static void test_struct_layouts(void) {
   CHECK(offsetof(tca_options, seed) == 16);
   CHECK(offsetof(tca_options, answers) == 24);
   CHECK(offsetof(tca_options, record) == 28);
-  CHECK(offsetof(tca_options, reserved) == 32);
+  CHECK(offsetof(tca_options, record_limit) == 32);
+  CHECK(offsetof(tca_options, reserved) == 40);
   CHECK(sizeof(tca_options) == 64);
   CHECK(offsetof(tca_request, id) == 0);
   CHECK(offsetof(tca_request, name) == 8);

@@ -44,6 +44,20 @@ public final class RandomSource: RandomNumberGenerator, Sendable {
     }
   }
 
+  /// The generator's state, nil while no number was drawn (a journal's checkpoint keeps it:
+  /// docs/wire-format.md, "Checkpoints").
+  var position: [UInt64]? {
+    generator.ifMade { generator in generator.state.withLock { $0.words } }
+  }
+
+  /// Puts the generator where ``position`` read it (four words).
+  func restore(_ words: [UInt64]) {
+    guard words.count == 4 else { return }
+    generator.withObject({ Generator(seed: seed) }) { generator in
+      generator.state.withLock { $0 = Xoshiro256StarStar(words: words) }
+    }
+  }
+
   /// A uniformly distributed integer in `range`.
   public func int(in range: ClosedRange<Int>) -> Int {
     let width = UInt64(bitPattern: Int64(range.upperBound) &- Int64(range.lowerBound)) &+ 1
@@ -97,6 +111,16 @@ struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
     s2 = nextSplitMix()
     s3 = nextSplitMix()
   }
+
+  /// A generator in the state `words` (four: what ``words`` read).
+  init(words: [UInt64]) {
+    s0 = words[0]
+    s1 = words[1]
+    s2 = words[2]
+    s3 = words[3]
+  }
+
+  var words: [UInt64] { [s0, s1, s2, s3] }
 
   mutating func next() -> UInt64 {
     let result = rotateLeft(s1 &* 5, 7) &* 9

@@ -10,6 +10,20 @@ enum JournalFormat {
     JSONWriter.write(.string(text))
   }
 
+  private static let sendPrefix: [UInt8] = Array("{\"send\":".utf8)
+
+  /// Appends a send line's start: `{"send":` and the action as the host sent it, on one line.
+  @inline(__always)
+  static func appendSend(_ action: UnsafeBufferPointer<UInt8>, to line: inout [UInt8]) {
+    line.append(contentsOf: sendPrefix)
+    // NB: a newline ends a journal line: an action written over several lines is rewritten.
+    if action.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+      line += compact(Array(action))
+    } else {
+      line.append(contentsOf: action)
+    }
+  }
+
   /// `json` on one line (a journal line holds no newline); as it is if it does not parse.
   static func compact(_ json: [UInt8]) -> [UInt8] {
     guard json.contains(UInt8(ascii: "\n")) || json.contains(UInt8(ascii: "\r")) else {
@@ -23,17 +37,26 @@ enum JournalFormat {
 public struct JournalError: Error, Sendable, CustomStringConvertible {
   public let line: Int
   public let error: StoreError
+  /// Said instead of the error's own description (nil: none).
+  let note: String?
 
   public init(line: Int, _ error: StoreError) {
     self.line = line
     self.error = error
+    self.note = nil
+  }
+
+  init(line: Int, _ error: StoreError, note: String) {
+    self.line = line
+    self.error = error
+    self.note = note
   }
 
   init(line: Int, shape message: String) {
     self.init(line: line, .json(JSONError(.shape, message)))
   }
 
-  public var description: String { "journal line \(line): \(error)" }
+  public var description: String { "journal line \(line): \(note ?? error.description)" }
 }
 
 /// The header of a journal: what its store was made with.
@@ -153,9 +176,12 @@ public enum JournalReplay {
     replayOptions.requests = .queued
     replayOptions.answers = .anyThread
     replayOptions.record = true
+    let all = lines(journal)
+    let checkpoint = try Self.checkpoint(in: all, to: version)
     let made: any HostStore
     do throws(JSONError) {
-      made = try header.state.withUnsafeBufferPointer { (state) throws(JSONError) in
+      made = try (checkpoint?.state ?? header.state).withUnsafeBufferPointer {
+        (state) throws(JSONError) in
         try descriptor.makeStore(state: state, options: replayOptions)
       }
     } catch {
@@ -165,11 +191,23 @@ public enum JournalReplay {
       throw JournalError(line: 1, .system("the replayed store does not record"))
     }
     var pending: [HostRequestInfo] = []
-    var versions = Versions(changes: store.inner.version)
+    var versions = Versions(version: checkpoint?.version ?? 0, changes: store.inner.version)
     do throws(JournalError) {
-      for line in lines(journal).dropFirst() {
+      if let checkpoint, let first = all.first {
+        do throws(StoreError) {
+          try store.start(at: checkpoint, header: Array(first.bytes))
+        } catch {
+          throw JournalError(line: 2, error)
+        }
+        versions = Versions(version: checkpoint.version, changes: store.inner.version)
+      }
+      for line in all.dropFirst(checkpoint == nil ? 1 : 2) {
         let value = try parse(line.bytes, line: line.number)
         guard value["request"] == nil, value["cancelled"] == nil else { continue }
+        guard value["checkpoint"] == nil else {
+          throw JournalError(
+            line: line.number, shape: "a checkpoint comes only right after the header")
+        }
         guard case let .number(versionText)? = value["version"] else {
           throw JournalError(line: line.number, shape: "an input line has no \"version\"")
         }
@@ -206,6 +244,42 @@ public enum JournalReplay {
     return store
   }
 
+  /// The checkpoint the journal starts at (its second line), if any, and if the replay may start
+  /// there: `version` is not older, and nothing was in flight when it was taken.
+  static func checkpoint(in lines: [Line], to version: UInt64) throws(JournalError)
+    -> JournalCheckpoint?
+  {
+    guard lines.count > 1 else { return nil }
+    let line = lines[1]
+    let value = try parse(line.bytes, line: line.number)
+    guard value["checkpoint"] != nil else { return nil }
+    let checkpoint = try JournalCheckpoint(value, line: line.number)
+    var newest = checkpoint.version
+    if let last = lines.last, last.number != line.number,
+      let value = try? parse(last.bytes, line: last.number),
+      case let .number(text)? = value["version"], let lastVersion = UInt64(text)
+    {
+      newest = max(newest, lastVersion)
+    }
+    guard version >= checkpoint.version else {
+      throw JournalError(
+        line: line.number,
+        .versionGone(version, oldest: checkpoint.version, current: newest),
+        note: "version \(version) is older than the journal's checkpoint: its older lines were "
+          + "folded (record_limit), and it replays to versions \(checkpoint.version) to \(newest)")
+    }
+    guard checkpoint.position.inFlight.isEmpty else {
+      let list = checkpoint.position.inFlight.prefix(3).joined(separator: "; ")
+      throw JournalError(
+        line: line.number,
+        .versionGone(version, oldest: newest &+ 1, current: newest),
+        note: "the journal starts at a checkpoint (version \(checkpoint.version)) taken with "
+          + "effects in flight (\(list)), which a replay cannot rebuild; a later checkpoint, "
+          + "taken at rest, will start it")
+    }
+    return checkpoint
+  }
+
   private static func apply(
     _ value: JSONValue, to store: RecordingStore, line: Int, pending: inout [HostRequestInfo]
   ) throws(StoreError) {
@@ -226,6 +300,7 @@ public enum JournalReplay {
       return id
     }
     if let action = value["send"] {
+      // NB: rewritten from the parsed line: one form of the action, whatever spacing it had.
       try JSONWriter.write(action).withUnsafeBufferPointer { (bytes) throws(StoreError) in
         try store.send(json: bytes)
       }
@@ -308,7 +383,10 @@ public enum JournalReplay {
     /// The version before the run, and the replayed store's own version then.
     private var base: (version: UInt64, changes: UInt64)
 
-    init(changes: UInt64) { base = (0, changes) }
+    init(version: UInt64 = 0, changes: UInt64) {
+      base = (version, changes)
+      run = (version, 0)
+    }
 
     /// The version of an input line (`text`, its `"version"` member), if it may follow the
     /// lines before it.

@@ -16,6 +16,11 @@ struct RecordingAccess: Sendable {
   /// An action's canonical JSON (decoded, then encoded).
   let canonicalAction: @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> [UInt8]
   let reductions: ReductionLog
+  /// Where the store is, for a checkpoint, and putting a new store there (a replay).
+  let position: @Sendable () -> StorePosition
+  let restore: @Sendable (StorePosition) -> Void
+  /// How many lines the journal keeps (0: all).
+  let limit: UInt64
 }
 
 /// A store made with ``StoreOptions/record``, as the C bridge sees it.
@@ -38,9 +43,9 @@ public protocol RecordedHostStore: HostStore {
 ///     {"respond":1,"value":"1 is the loneliest number.","version":2}
 ///
 /// Each input line carries the version the state had once the input was applied (read when the
-/// next input came, or when the journal was taken). Inputs given from inside a callback of the
-/// store are applied before the call that made the callback returns, all together: they carry
-/// the version after that call. `request` and `cancelled` lines record what the store asked of
+/// host next read the state or its version, or when the journal was taken: inputs no read came
+/// between share one). Inputs given from inside a callback of the store are applied before the
+/// call that made the callback returns, all together: they carry the version after that call. `request` and `cancelled` lines record what the store asked of
 /// the host; replays skip them.
 ///
 /// NB: a recording store always has a request handler in callback mode: a request the host has
@@ -48,24 +53,20 @@ public protocol RecordedHostStore: HostStore {
 /// is taken as in a replay, which answers every request from the journal.
 final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   // NB: `@unchecked Sendable`: the mutable parts are touched only under `lock`.
-  private struct Entry {
-    let sequence: UInt64
-    var line: [UInt8]
-    let isInput: Bool
-    var version: UInt64?
-    var at: Int64?
-    /// The callback run it was given in (0: none).
-    var run: UInt64 = 0
-    var isAdvance = false
-  }
+  typealias Entry = JournalLines.Record
 
   let inner: any HostStore
   let access: RecordingAccess
-  private let header: [UInt8]
+  /// The header line, without its newline.
+  private var header: [UInt8]
   private let origin: Int64
   private let lock = PlainLock()
-  private var entries: [Entry] = []
+  private var entries = JournalLines()
   private var nextSequence: UInt64 = 0
+  /// With a limit: what the oldest lines kept fold into (docs/wire-format.md, "Checkpoints").
+  private var folds: JournalFolds?
+  /// Whether a replay left requests for the host (read without the lock by every input).
+  private let hasLeftovers = Atomic<Bool>(false)
   private var hostHandler: HostRequestHandler?
   /// Requests a replay left unanswered, for the host's first take or its handler.
   private var leftovers: [HostRequestInfo] = []
@@ -98,11 +99,12 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     header += try inner.stateJSON()
     header.append(UInt8(ascii: "}"))
     self.header = header
+    if access.limit > 0 { folds = JournalFolds(limit: access.limit) }
     if !queued { try inner.setRequestHandler(recordingHandler()) }
-    // NB: a store with a subscriber brings its version up to date at the end of every call
-    // (else only when it is read): a recorded store's versions must not depend on when the host
-    // reads them, for a replay, which reads after every input, to give the same ones.
-    _ = try inner.subscribe { _ in }
+    // NB: no subscriber of its own: an input's version is read when the host reads the state or
+    // its version (``noteRead()``), and after every input a replay gives. A subscriber brought
+    // the version up to date at the end of every call, at twice a send's cost
+    // (docs/benchmarks.md, "The journal").
   }
 
   // MARK: - The journal
@@ -116,79 +118,86 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   func takeReductions() -> [UInt8] { access.reductions.take() }
 
   func journal() -> [UInt8] {
-    let version = self.version
+    let version = storeVersion
     lock.lock()
-    let kept = entries
-    lock.unlock()
+    defer { lock.unlock() }
     var text = header
     text.append(UInt8(ascii: "\n"))
-    for entry in kept {
-      text += entry.line
-      if let at = entry.at { text += Array(",\"at\":\(at)".utf8) }
-      if entry.isInput { text += Array(",\"version\":\(entry.version ?? version)".utf8) }
-      text += Array("}\n".utf8)
-    }
+    if let checkpoint = folds?.checkpoint { text += checkpoint.line }
+    entries.render(into: &text, version: version)
     return text
+  }
+
+  /// How many lines follow the header and checkpoint, and their bytes (tests, benchmarks).
+  var journalSize: (lines: Int, bytes: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    return (entries.count, entries.byteCount)
   }
 
   private var isInsideCallback: Bool {
     callbackThread.load(ordering: .acquiring) == currentThreadID()
   }
 
-  /// Writes an input line (`line` without its closing brace) before the input is given;
-  /// returns its sequence number, for ``settle(_:at:failed:)``.
+  /// Writes an input line (written by `write`, without its closing brace) before the input is
+  /// given; returns its sequence number, for ``settle(_:failed:)``.
   ///
   /// NB: the inputs a callback gives are applied once it returns, the clock's moves last (the
   /// kernel sums them and runs them after the queue of inputs): an input given in a callback
   /// goes before the moves given earlier in the same run, as it is applied.
-  private func begin(_ line: [UInt8], isAdvance: Bool = false) -> UInt64 {
-    // NB: read outside the lock: reading the version may wait for a call in progress, whose
-    // callbacks may be recording.
+  @inline(__always)
+  private func begin(isAdvance: Bool = false, _ write: (inout [UInt8]) -> Void) -> UInt64 {
     let nested = isInsideCallback
-    let version: UInt64? = nested ? nil : self.version
     lock.lock()
     defer { lock.unlock() }
-    if let version {
-      for index in entries.indices.reversed() {
-        guard entries[index].isInput else { continue }
-        if entries[index].version != nil { break }
-        entries[index].version = version
-      }
-    }
     let sequence = nextSequence
     nextSequence &+= 1
-    var entry = Entry(sequence: sequence, line: line, isInput: true, version: nil, at: nil)
+    let start = entries.write(write)
+    var entry = Entry(start: start, end: entries.end, sequence: sequence, isInput: true)
     entry.run = nested ? run : 0
     entry.isAdvance = isAdvance
-    var index = entries.endIndex
+    var index = entries.count
     if nested && !isAdvance {
       while index > 0, entries[index - 1].run == run, entries[index - 1].isAdvance {
         index -= 1
       }
     }
     entries.insert(entry, at: index)
+    folds?.inserted(at: index)
     return sequence
   }
 
   /// After the input `sequence` was given: drops it if it failed (it changed nothing), else
-  /// notes a real clock's time.
+  /// notes a real clock's time; then, with a limit, folds the oldest lines (``JournalFolds``).
+  @inline(__always)
   private func settle(_ sequence: UInt64, failed: Bool) {
-    let at: Int64? = access.clock == .real ? access.now().saturatingSubtract(origin) : nil
+    let at = access.clock == .real ? access.now().saturatingSubtract(origin) : JournalLines.noTime
     lock.lock()
-    defer { lock.unlock() }
-    guard let index = entries.lastIndex(where: { $0.sequence == sequence }) else { return }
-    if failed {
-      entries.remove(at: index)
-    } else {
-      entries[index].at = at
+    var index = entries.count
+    while index > 0 {
+      index -= 1
+      guard entries[index].sequence == sequence else { continue }
+      if failed {
+        entries.remove(at: index)
+        folds?.removed(at: index)
+      } else {
+        entries[index].at = at
+      }
+      break
     }
+    if let drop = folds?.overflow(lines: entries.count), drop > 0 { entries.dropFirst(drop) }
+    let due = folds?.isDue(lines: entries.count) ?? false
+    lock.unlock()
+    if due && !isInsideCallback { fold() }
   }
 
-  /// Runs `body`, the input `line` given to the store, recording it unless it throws.
+  /// Runs `body`, the input given to the store (its line written by `write`), recording it
+  /// unless it throws.
+  @inline(__always)
   private func recording<R>(
-    _ line: [UInt8], isAdvance: Bool = false, _ body: () throws(StoreError) -> R
+    isAdvance: Bool = false, _ write: (inout [UInt8]) -> Void, _ body: () throws(StoreError) -> R
   ) throws(StoreError) -> R {
-    let sequence = begin(line, isAdvance: isAdvance)
+    let sequence = begin(isAdvance: isAdvance, write)
     do {
       let result = try body()
       settle(sequence, failed: false)
@@ -199,12 +208,108 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     }
   }
 
+  /// Runs `body`, the input `line` (without its closing brace) given to the store.
+  private func recording<R>(
+    _ line: [UInt8], isAdvance: Bool = false, _ body: () throws(StoreError) -> R
+  ) throws(StoreError) -> R {
+    try recording(isAdvance: isAdvance, { $0 += line }, body)
+  }
+
   private func note(_ line: [UInt8]) {
     lock.lock()
     defer { lock.unlock() }
     let sequence = nextSequence
     nextSequence &+= 1
-    entries.append(Entry(sequence: sequence, line: line, isInput: false, version: nil, at: nil))
+    let start = entries.write { $0 += line }
+    entries.insert(
+      Entry(start: start, end: entries.end, sequence: sequence, isInput: false),
+      at: entries.count)
+  }
+
+  // MARK: - Versions
+
+  /// Writes `version` into the inputs begun before `mark` (a sequence number) whose version is
+  /// not known yet (under the lock).
+  private func fill(_ version: UInt64, before mark: UInt64) {
+    var index = entries.count
+    while index > 0 {
+      index -= 1
+      guard entries[index].isInput, entries[index].sequence < mark else { continue }
+      if entries[index].version != JournalLines.unset { break }
+      entries[index].version = version
+    }
+  }
+
+  /// Before the host reads the state or its version: the inputs given before get the version
+  /// read, the one the host will see.
+  ///
+  /// NB: an input's version is the state's once it was applied, as the host can name it: read
+  /// when the host reads (or at a checkpoint, or when the journal is taken), not after every
+  /// input, where it cost a comparison of states per send (docs/benchmarks.md, "The journal").
+  /// Inputs no read came between share a version, as inputs given in one callback do: a replay
+  /// to that version gives them all. Not from inside a callback: the inputs given there are
+  /// applied once it returns.
+  private func noteRead() {
+    guard !isInsideCallback else { return }
+    lock.lock()
+    let mark = nextSequence
+    let waiting = entries.count > 0
+    lock.unlock()
+    guard waiting else { return }
+    // NB: read outside the lock: reading the version may wait for a call in progress, whose
+    // callbacks may be recording.
+    let version = storeVersion
+    lock.lock()
+    fill(version, before: mark)
+    lock.unlock()
+  }
+
+  // MARK: - Checkpoints
+
+  /// Folds the oldest lines into a checkpoint if the limit asks (``JournalFolds``): takes one
+  /// where the journal is now, if nothing is in flight (or the lines would pass the bound), and
+  /// drops the lines before the newest checkpoint that leaves at most the limit.
+  private func fold() {
+    lock.lock()
+    let mark = nextSequence
+    let forced = folds?.mustCheckpoint(lines: entries.count) ?? false
+    lock.unlock()
+    // NB: read outside the lock, as the version is (``begin``); kept only if no input came
+    // meanwhile.
+    let position = access.position()
+    guard position.inFlight.isEmpty || forced else {
+      lock.lock()
+      folds?.busy(lines: entries.count)
+      lock.unlock()
+      return
+    }
+    let version = storeVersion
+    let clock = access.now().saturatingSubtract(origin)
+    guard let state = try? inner.stateJSON() else { return }
+    let checkpoint = JournalCheckpoint(
+      version: version, state: state, clock: clock, position: position)
+    lock.lock()
+    defer { lock.unlock() }
+    guard nextSequence == mark, folds != nil else { return }
+    // NB: the version once the last input was applied, as a checkpoint's; written into the
+    // inputs that wait for it.
+    fill(version, before: mark)
+    folds?.add(checkpoint, at: entries.count)
+    if let drop = folds?.overflow(lines: entries.count), drop > 0 { entries.dropFirst(drop) }
+  }
+
+  /// A replay from a checkpoint: this store starts where `checkpoint` left its recorded one,
+  /// and its journal, with the recorded one's `header` line, at the same checkpoint.
+  func start(at checkpoint: JournalCheckpoint, header: [UInt8]) throws(StoreError) {
+    access.restore(checkpoint.position)
+    if checkpoint.clock > 0 { _ = try access.advance(checkpoint.clock) }
+    alignVersion(to: checkpoint.version)
+    lock.lock()
+    self.header = header
+    var folds = self.folds ?? JournalFolds(limit: 0)
+    folds.checkpoint = checkpoint
+    self.folds = folds
+    lock.unlock()
   }
 
   private func noteRequest(_ info: HostRequestInfo) {
@@ -274,14 +379,22 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     access.setDelivery(requests, answers)
     lock.lock()
     leftovers = pending
+    hasLeftovers.store(!pending.isEmpty, ordering: .releasing)
     queued = requests == .queued
     lock.unlock()
     if requests == .callback { try? inner.setRequestHandler(recordingHandler()) }
   }
 
-  /// Makes the version read now `recorded`, the journal's (replays).
+  /// Makes the version read now `recorded`, the journal's (replays): the inputs replayed so far
+  /// carry it.
   func alignVersion(to recorded: UInt64) {
+    lock.lock()
+    let mark = nextSequence
+    lock.unlock()
     versionOffset.store(recorded &- inner.version, ordering: .releasing)
+    lock.lock()
+    fill(recorded, before: mark)
+    lock.unlock()
   }
 
   /// Moves a manual clock to `nanoseconds` since the store was made, firing the timers due
@@ -296,8 +409,17 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
 
   // MARK: - HostStore
 
+  /// NB: the line keeps the action as the host sent it, checked by the store's decode (a send
+  /// that fails drops its line), on one line; no second decode nor an encode
+  /// (docs/benchmarks.md, "The journal").
   func send(json action: UnsafeBufferPointer<UInt8>) throws(StoreError) {
     deliverLeftovers()
+    guard access.reductions.isEnabled else {
+      try recording({ JournalFormat.appendSend(action, to: &$0) }) { () throws(StoreError) in
+        try inner.send(json: action)
+      }
+      return
+    }
     let canonical: [UInt8]
     do throws(JSONError) {
       canonical = try access.canonicalAction(action)
@@ -308,7 +430,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     }
     access.reductions.hostWillSend(canonical)
     do {
-      try recording(Array("{\"send\":".utf8) + canonical) { () throws(StoreError) in
+      try recording({ JournalFormat.appendSend(action, to: &$0) }) { () throws(StoreError) in
         try inner.send(json: action)
       }
     } catch {
@@ -317,20 +439,35 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     }
   }
 
-  func stateJSON() throws(StoreError) -> [UInt8] { try inner.stateJSON() }
+  func stateJSON() throws(StoreError) -> [UInt8] {
+    noteRead()
+    return try inner.stateJSON()
+  }
 
   func stateJSON(at version: UInt64) throws(StoreError) -> (version: UInt64, json: [UInt8]) {
+    noteRead()
     let offset = versionOffset.load(ordering: .acquiring)
     let (inner, json) = try inner.stateJSON(at: version &- offset)
     return (inner &+ offset, json)
   }
-  func lend(into lent: LentState) throws(StoreError) { try inner.lend(into: lent) }
+  func lend(into lent: LentState) throws(StoreError) {
+    noteRead()
+    try inner.lend(into: lent)
+  }
 
-  var version: UInt64 { inner.version &+ versionOffset.load(ordering: .acquiring) }
+  /// The host's read of the version (``noteRead()``).
+  var version: UInt64 {
+    noteRead()
+    return storeVersion
+  }
+
+  /// The version, as the journal's lines count it.
+  var storeVersion: UInt64 { inner.version &+ versionOffset.load(ordering: .acquiring) }
 
   /// NB: the versions a host sees are the journal's (``versionOffset`` apart from the kernel's,
   /// which a replay may bump more often): `since` is translated there, and back in the error.
   func patch(since: UInt64) throws(StoreError) -> [UInt8] {
+    noteRead()
     let offset = versionOffset.load(ordering: .acquiring)
     do throws(StoreError) {
       return try inner.patch(since: since &- offset)
@@ -340,7 +477,10 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     }
   }
 
-  func value(at pointer: String) throws(StoreError) -> [UInt8]? { try inner.value(at: pointer) }
+  func value(at pointer: String) throws(StoreError) -> [UInt8]? {
+    noteRead()
+    return try inner.value(at: pointer)
+  }
 
   func subscribe(_ callback: @escaping @Sendable (UInt64) -> Void) throws(StoreError) -> UInt64 {
     try inner.subscribe { [weak self] version in
@@ -362,7 +502,12 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   /// In callback mode, gives the requests a replay left unanswered to the host's handler: at
   /// the first `send`, `poll` or `advance` once one is set, so a host has the time to set up
   /// what answers them.
+  @inline(__always)
   private func deliverLeftovers() {
+    if hasLeftovers.load(ordering: .acquiring) { deliverWaiting() }
+  }
+
+  private func deliverWaiting() {
     lock.lock()
     guard !queued, !leftovers.isEmpty, let handler = hostHandler else {
       lock.unlock()
@@ -370,6 +515,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     }
     let waiting = leftovers
     leftovers = []
+    hasLeftovers.store(false, ordering: .releasing)
     lock.unlock()
     for info in waiting { inCallback { handler.onRequest(info) } }
   }
@@ -402,6 +548,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     lock.lock()
     let waiting = leftovers
     leftovers = []
+    hasLeftovers.store(false, ordering: .releasing)
     lock.unlock()
     for notice in taken {
       switch notice {
@@ -416,7 +563,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     deliverLeftovers()
     // NB: on a manual clock a poll only applies answers, which are recorded as given.
     guard access.clock == .real else { return try inner.poll() }
-    let sequence = begin(Array("{\"poll\":true".utf8))
+    let sequence = begin { $0 += Array("{\"poll\":true".utf8) }
     do {
       let ran = try inner.poll()
       // NB: a poll that ran nothing is no input (a game loop polls every frame).
@@ -512,7 +659,10 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
     canonicalAction: { (action) throws(JSONError) in
       try canonicalizeAction(action, coding: paths.coding)
     },
-    reductions: log)
+    reductions: log,
+    position: { [store] in store.journalPosition() },
+    restore: { [store] position in store.restore(position) },
+    limit: options.recordLimit)
   do throws(StoreError) {
     return try RecordingStore(
       inner: hosting(store, paths: paths), access: access, requests: options.requests)

@@ -16,11 +16,14 @@ public struct StoreOptions: Sendable {
   /// Whether the store keeps a journal of its inputs (``RecordingStore``) and, when asked, the
   /// actions it reduces (``ReductionLog``). A recorded store without a seed picks one.
   public var record: Bool
+  /// How many journal lines a recorded store keeps (0: all); older ones fold into a checkpoint
+  /// (docs/wire-format.md, "Checkpoints").
+  public var recordLimit: UInt64
 
   public init(
     clock: StoreClock.Kind = .real, seed: UInt64? = nil, trace: TraceSink? = nil,
     requests: RequestDelivery = .callback, answers: AnswerDelivery = .anyThread,
-    record: Bool = false
+    record: Bool = false, recordLimit: UInt64 = 0
   ) {
     self.clock = clock
     self.seed = seed
@@ -28,6 +31,7 @@ public struct StoreOptions: Sendable {
     self.requests = requests
     self.answers = answers
     self.record = record
+    self.recordLimit = recordLimit
   }
 }
 

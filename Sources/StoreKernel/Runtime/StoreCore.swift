@@ -243,6 +243,13 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     return try body(&table.pointee)
   }
 
+  /// The id the next host request gets (a journal's checkpoint keeps it, and a replay from
+  /// there restores it: docs/wire-format.md, "Checkpoints").
+  var nextRequestID: UInt64 {
+    get { withRequests { $0.nextID } }
+    set { withRequests { $0.nextID = newValue } }
+  }
+
   /// The table of requests and its lock, made by the first use.
   ///
   /// NB: the addresses taken without retaining their object, which lives as long as the core

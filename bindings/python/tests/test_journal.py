@@ -11,16 +11,17 @@ import tca
 
 
 def counter_session():
-    """A recorded counter session: two taps, a fact answered inside the handler."""
+    """A recorded counter session: two taps, a fact answered inside the handler, the version
+    read after each send (a line's version is the one the host reads next)."""
     store = tca.Store("counter", clock="manual", seed=7, record=True)
 
     @store.effect("numberFact.fetch")
     def fetch(count):
         return f"{count} is a number."
 
-    store.send("incrementButtonTapped")
-    store.send("numberFactButtonTapped")
-    store.send("incrementButtonTapped")
+    for action in ["incrementButtonTapped", "numberFactButtonTapped", "incrementButtonTapped"]:
+        store.send(action)
+        assert store.version > 0
     return store
 
 
@@ -34,12 +35,22 @@ def test_the_journal_is_json_lines_with_a_header():
         "state": {"count": 0, "isNumberFactLoading": False},
     }
     assert lines[1:] == [
-        {"send": {"incrementButtonTapped": {}}, "version": 1},
-        {"send": {"numberFactButtonTapped": {}}, "version": 3},
+        {"send": "incrementButtonTapped", "version": 1},
+        {"send": "numberFactButtonTapped", "version": 2},
         {"request": {"id": 1, "name": "numberFact.fetch", "kind": "oneShot", "payload": 1}},
-        {"respond": 1, "value": "1 is a number.", "version": 3},
-        {"send": {"incrementButtonTapped": {}}, "version": 4},
+        {"respond": 1, "value": "1 is a number.", "version": 2},
+        {"send": "incrementButtonTapped", "version": 3},
     ]
+
+
+def test_inputs_no_read_came_between_share_a_version():
+    store = tca.Store("counter", clock="manual", seed=7, record=True)
+    store.send("incrementButtonTapped")
+    store.send({"incrementButtonTapped": {}})
+    lines = [json.loads(line) for line in store.journal().splitlines()[1:]]
+    assert lines == [{"send": "incrementButtonTapped", "version": 1},
+                     {"send": {"incrementButtonTapped": {}}, "version": 1}]
+    assert tca.Store.replay(store.journal(), to_version=1).state["count"] == 2
 
 
 def test_replay_is_time_travel():
@@ -50,7 +61,7 @@ def test_replay_is_time_travel():
     assert tca.Store.replay(journal, to_version=1).state["count"] == 1
     end = tca.Store.replay(journal)
     assert end.state_json() == store.state_json()
-    assert end.version == store.version == 4
+    assert end.version == store.version == 3
     assert end.record and end.clock == "manual" and end.feature == "counter"
     # The replayed store goes on, and records.
     end.send("decrementButtonTapped")
@@ -99,15 +110,15 @@ def test_the_command_line_prints_each_step(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout == (
         'counter, manual clock, seed 7: {"count":0,"isNumberFactLoading":false}\n'
-        '[1] send {"incrementButtonTapped":{}}  (version 1)\n'
+        '[1] send "incrementButtonTapped"  (version 1)\n'
         "      count: 0 -> 1\n"
-        '[2] send {"numberFactButtonTapped":{}}  (version 3)\n'
+        '[2] send "numberFactButtonTapped"  (version 2)\n'
         "      isNumberFactLoading: false -> true\n"
         "      request #1 numberFact.fetch (oneShot) 1\n"
-        '[3] respond #1 "1 is a number."  (version 3)\n'
+        '[3] respond #1 "1 is a number."  (version 2)\n'
         "      isNumberFactLoading: true -> false\n"
         '      numberFact: (absent) -> "1 is a number."\n'
-        '[4] send {"incrementButtonTapped":{}}  (version 4)\n'
+        '[4] send "incrementButtonTapped"  (version 3)\n'
         "      count: 1 -> 2\n"
     )
 
