@@ -70,7 +70,8 @@ class Options(ctypes.Structure):
         ("seed", ctypes.c_uint64),
         ("answers", ctypes.c_int32),
         ("record", ctypes.c_int32),
-        ("reserved", ctypes.c_uint64 * 4),
+        ("record_limit", ctypes.c_uint64),
+        ("reserved", ctypes.c_uint64 * 3),
     ]
 
 

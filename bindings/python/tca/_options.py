@@ -29,6 +29,7 @@ def make_options(
     requests: str = "callback",
     answers: str = "any_thread",
     record: bool = False,
+    record_limit: int = 0,
 ) -> Union[_native.Options, _native.OptionsV1]:
     """`tca_options` for `Store(...)`'s keyword arguments; raises ValueError for a value the
     library would not take.
@@ -40,6 +41,7 @@ def make_options(
     requests_value = _choice(requests, REQUESTS, "requests")
     answers_value = _choice(answers, ANSWERS, "answers")
     seed_value = 0 if seed is None else uint64(seed, "Store: seed")
+    limit_value = uint64(record_limit, "Store: record_limit")
     if threaded and answers_value == _native.ANSWERS_HOST_THREAD:
         raise ValueError(
             "Store: answers='host_thread' applies answers in the host's next call, which a "
@@ -47,7 +49,7 @@ def make_options(
         )
     if not _native.has("tca_options_init"):
         # NB: a library older than pull mode takes version-1 options only.
-        if requests_value or answers_value or record:
+        if requests_value or answers_value or record or limit_value:
             raise NotImplementedError(
                 f"{_native.path} has no pull mode (requests=, answers=): rebuild libtca"
             )
@@ -60,4 +62,5 @@ def make_options(
     options.answers = answers_value
     options.seed = seed_value
     options.record = 1 if record else 0
+    options.record_limit = limit_value
     return options

@@ -70,6 +70,9 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches, _fastsend.StoreBase
       `advance` applies it, so subscribers and requests all run on the host's thread).
     - `record`: keep a journal of every input, for `journal()` and `Store.replay(...)` (time
       travel, `python -m tca replay`).
+    - `record_limit`: with `record`, how many journal lines to keep (0: all); older ones fold
+      into a checkpoint, from whose version on `Store.replay` works (docs/wire-format.md,
+      "Checkpoints").
 
     Every method may raise a subclass of `tca.TCAError` carrying the library's message. Callbacks
     (effect handlers, subscribers) run inside the calls into the store (`send`, `poll`,
@@ -88,9 +91,10 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches, _fastsend.StoreBase
         requests: str = "callback",
         answers: str = "any_thread",
         record: bool = False,
+        record_limit: int = 0,
         _journal: Optional[Tuple[bytes, int]] = None,
     ) -> None:
-        options = make_options(clock, seed, threaded, requests, answers, record)
+        options = make_options(clock, seed, threaded, requests, answers, record, record_limit)
         feature_name = c_string(feature, "Store: feature")
         self.feature = feature
         self._h = None

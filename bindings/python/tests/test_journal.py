@@ -144,3 +144,20 @@ def test_the_command_line_reports_errors(tmp_path):
     assert result.returncode == 1
     assert "not a libtca journal" in result.stderr
     assert result.stdout == ""
+
+
+def test_a_journal_with_a_limit_keeps_its_newest_lines():
+    store = tca.Store("counter", clock="manual", seed=7, record=True, record_limit=100)
+    for i in range(5000):
+        store.send("incrementButtonTapped" if i % 3 else "decrementButtonTapped")
+        if i % 4 == 0:
+            assert store.version > 0
+    lines = store.journal().splitlines()
+    assert len(lines) <= 102
+    checkpoint = json.loads(lines[1])
+    assert "checkpoint" in checkpoint
+    assert tca.Store.replay(store.journal()).state == store.state
+    with pytest.raises(tca.TCAError, match="checkpoint"):
+        tca.Store.replay(store.journal(), to_version=checkpoint["version"] - 1)
+    with pytest.raises(ValueError, match="record_limit"):
+        tca.Store("counter", record=True, record_limit=-1)
