@@ -773,12 +773,14 @@ int tca_store_fd(tca_store *store);
  *   {"respond":1,"value":"0 is a good number.","version":2}
  *   {"advance":500,"version":3}
  *
- * Then one line per input, in the order the store received them: each action (canonical JSON),
+ * Then one line per input, in the order the store received them: each action (as sent),
  * answer, failure and completion (with its request id), each move of a manual clock; on a real
  * clock, each poll that ran something, and on every input the clock's time ("at", nanoseconds
  * since the store was made). "version" is the state's version once the input was applied.
  * "request" and "cancelled" lines note what the store asked of the host. docs/wire-format.md,
- * "Journals", describes every line. Any thread; waits for no callback.
+ * "Journals", describes every line. An input's "version" is the one the host read next (inputs
+ * with no read between them share it). With options.record_limit the journal's second line may be
+ * a checkpoint (docs/wire-format.md, "Checkpoints"). Any thread; waits for no callback.
  *
  * out_json:   receives a NUL-terminated string the caller releases with tca_string_free();
  *             NULL on failure.

@@ -25,7 +25,8 @@ namespace Tca
         public ulong Seed;
         public int Answers;
         public int Record;
-        public ulong Reserved1, Reserved2, Reserved3, Reserved4;
+        public ulong RecordLimit;
+        public ulong Reserved1, Reserved2, Reserved3;
     }
 
     internal static class Native

@@ -65,6 +65,9 @@ namespace Tca
         /// <summary>Keep a journal (Store.Journal, Store.Replay) and allow the reductions log.
         /// </summary>
         public bool Record { get; set; }
+        /// <summary>With Record: how many journal lines to keep (0: all); older ones fold into
+        /// a checkpoint (docs/wire-format.md, "Checkpoints").</summary>
+        public ulong RecordLimit { get; set; }
         /// <summary>A thread of the store's own runs what becomes due (real-clock timers), and
         /// calls subscribers then.</summary>
         public bool Threaded { get; set; }
@@ -78,6 +81,7 @@ namespace Tca
             raw.Seed = Seed;
             if (AnswersOnHostThread) raw.Answers = Native.AnswersHostThread;
             if (Record) raw.Record = 1;
+            raw.RecordLimit = RecordLimit;
             if (Threaded) raw.Threaded = 1;
             return raw;
         }

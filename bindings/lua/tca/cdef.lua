@@ -37,7 +37,8 @@ typedef struct tca_options {
   uint64_t seed;
   int32_t answers;
   int32_t record;
-  uint64_t reserved[4];
+  uint64_t record_limit;
+  uint64_t reserved[3];
 } tca_options;
 enum tca_options_version { TCA_OPTIONS_VERSION = 2 };
 enum tca_clock_kind { TCA_CLOCK_REAL = 0, TCA_CLOCK_MANUAL = 1 };

@@ -28,7 +28,8 @@ impl Options {
             seed: 0,
             answers: 0,
             record: 0,
-            reserved: [0; 4],
+            record_limit: 0,
+            reserved: [0; 3],
         };
         // SAFETY: raw is a valid tca_options.
         unsafe { sys::tca_options_init(&mut raw) };
@@ -59,6 +60,12 @@ impl Options {
     /// reductions log (`Store::log_reductions`).
     pub fn record(mut self) -> Options {
         self.raw.record = 1;
+        self
+    }
+    /// With `record`: how many journal lines to keep (0: all); older ones fold into a
+    /// checkpoint (docs/wire-format.md, "Checkpoints").
+    pub fn record_limit(mut self, lines: u64) -> Options {
+        self.raw.record_limit = lines;
         self
     }
     /// The C struct, for `sys` calls.

@@ -51,7 +51,8 @@ pub struct tca_options {
     pub seed: u64,
     pub answers: i32,
     pub record: i32,
-    pub reserved: [u64; 4],
+    pub record_limit: u64,
+    pub reserved: [u64; 3],
 }
 
 #[repr(C)]
