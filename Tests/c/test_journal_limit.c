@@ -142,6 +142,38 @@ static void test_a_request_always_in_flight_stays_bounded(void) {
   tca_store_free(store);
 }
 
+static void on_change(void *userdata, tca_store *store, uint64_t version) {
+  (void)store;
+  *(uint64_t *)userdata = version;
+}
+
+/* A host that learns versions from its subscriber alone replays to each of them. */
+static void test_versions_a_subscriber_was_told_of(void) {
+  tca_store *store = limited(TCA_REQUESTS_CALLBACK, 0);
+  uint64_t told[3] = {0, 0, 0}, last = 0;
+  uint64_t token = 0;
+  CHECK_STATUS(tca_store_subscribe(store, on_change, &last, &token), TCA_OK);
+  for (int i = 0; i < 3; i++) {
+    CHECK_STATUS(tca_store_send(store, "\"incrementButtonTapped\""), TCA_OK);
+    told[i] = last;
+  }
+  CHECK(told[0] < told[1] && told[1] < told[2]);
+  size_t length = 0;
+  char *journal = journal_of(store, &length);
+  for (int i = 0; i < 3; i++) {
+    tca_store *replayed = NULL;
+    CHECK_STATUS(tca_store_replay(journal, length, told[i], NULL, &replayed), TCA_OK);
+    char *state = state_of(replayed);
+    char expected[64];
+    snprintf(expected, sizeof expected, "\"count\":%d", i + 1);
+    CHECK_CONTAINS(state, expected);
+    tca_string_free(state);
+    tca_store_free(replayed);
+  }
+  tca_string_free(journal);
+  tca_store_free(store);
+}
+
 static void test_a_limit_needs_record(void) {
   tca_options options;
   tca_options_init(&options);
@@ -154,6 +186,7 @@ static void test_a_limit_needs_record(void) {
 int main(void) {
   test_a_limited_journal_stays_bounded_and_replays();
   test_a_request_always_in_flight_stays_bounded();
+  test_versions_a_subscriber_was_told_of();
   test_a_limit_needs_record();
   TEST_SUMMARY();
 }

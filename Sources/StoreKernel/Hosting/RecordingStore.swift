@@ -78,6 +78,8 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   private var run: UInt64 = 0
   private var runs: UInt64 = 0
   private var subscribersRun: (run: UInt64, version: UInt64)?
+  /// The version subscribers were last told of, and the inputs begun before (``noteNotified``).
+  private var notified: (version: UInt64, mark: UInt64)?
   /// What a replay adds to the kernel's version to give the recorded one (wrapping).
   ///
   /// NB: inputs given in one callback are applied in one go, and the recorded store's version
@@ -262,6 +264,23 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     lock.lock()
     fill(version, before: mark)
     lock.unlock()
+  }
+
+  /// Before subscribers are told of `version`: the inputs given before the notification get it.
+  ///
+  /// NB: the subscribers told of one version are one run; the inputs the first ones give are
+  /// applied after them all, and must not take the version they were told of.
+  private func noteNotified(_ version: UInt64) {
+    lock.lock()
+    defer { lock.unlock() }
+    let mark: UInt64
+    if let last = notified, last.version == version {
+      mark = last.mark
+    } else {
+      mark = nextSequence
+      notified = (version, mark)
+    }
+    fill(version, before: mark)
   }
 
   // MARK: - Checkpoints
@@ -486,6 +505,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     try inner.subscribe { [weak self] version in
       guard let self else { return callback(version) }
       let shown = version &+ self.versionOffset.load(ordering: .acquiring)
+      self.noteNotified(shown)
       self.inCallback(subscriberOf: version) { callback(shown) }
     }
   }
