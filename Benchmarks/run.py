@@ -233,6 +233,7 @@ def main() -> None:
     settings = {"samples": max(3, int(os.environ.get("BENCH_SAMPLES", "41"))),
                 "sample_ms": max(1, int(os.environ.get("BENCH_SAMPLE_MS", "120")))}
     env = dict(os.environ, TCA_LIBRARY=str(lib), BENCH_SAMPLES=str(settings["samples"]),
+               BENCH_JOURNAL_LOG=str(bench / "journal-soak.log"),
                BENCH_SAMPLE_MS=str(settings["sample_ms"]),
                LD_LIBRARY_PATH=os.pathsep.join(filter(None, [str(lib.parent),
                                                              os.environ.get("LD_LIBRARY_PATH")])))

@@ -486,6 +486,23 @@ static void abi_rows(void) {
   row(group, "tca_store_send \"incrementButtonTapped\" (counter)", NULL, "{\"ours_max\":300}", &ours,
       &alt);
 
+  /* a send to a recorded store against a plain send (docs/benchmarks.md, "The journal") */
+  tca_options record_options = TCA_OPTIONS_INIT;
+  record_options.record = 1;
+  record_options.record_limit = 10000;
+  tca_store *recorded_counter = NULL;
+  if (tca_store_new("counter", NULL, &record_options, &recorded_counter) != TCA_OK)
+    die("tca_store_new (record = 1)");
+  store_ctx recorded_ctx = {recorded_counter, INCREMENT};
+  candidate recorded_send = {"tca_store_send, record = 1", "ours", run_tca_send, &recorded_ctx,
+                             NULL};
+  candidate plain_send = {"tca_store_send (counter)", "reference", run_tca_send, &send_ctx, NULL};
+  row(group, "tca_store_send with the journal on, against a plain send",
+      "counter increments; options.record = 1, record_limit 10,000 (a checkpoint every 5,000 "
+      "sends); the same action to a store without a journal",
+      "{\"ratio_max\":2}", &recorded_send, &plain_send);
+  tca_store_free(recorded_counter);
+
   /* state read of the counter, fresh after a change */
   snprintf(note, sizeof note,
            "each read follows a send (untimed); per-call timing, %.0f ns clock overhead subtracted",
@@ -674,6 +691,49 @@ static void memory_rows(void) {
                    &rss_alt, &s2);
 }
 
+/* RSS across 10,000,000 sends to a recorded store with record_limit 1,000 (docs/benchmarks.md,
+ * "The journal"); its progress goes to BENCH_JOURNAL_LOG (build/bench/journal-soak.log). */
+static void journal_soak_row(void) {
+  const char *path = getenv("BENCH_JOURNAL_LOG");
+  FILE *log = fopen(path ? path : "journal-soak.log", "w");
+  if (log == NULL) die("cannot write the journal soak's log");
+  tca_options options = TCA_OPTIONS_INIT;
+  options.record = 1;
+  options.record_limit = 1000;
+  tca_store *store;
+  if (tca_store_new("counter", NULL, &options, &store) != TCA_OK) die("tca_store_new");
+  double after_100k = 0, highest = 0;
+  for (long sent = 1; sent <= 10000000; sent++) {
+    if (tca_store_send(store, sent % 3 ? INCREMENT : "\"decrementButtonTapped\"") != TCA_OK)
+      die("tca_store_send");
+    if (sent % 100 == 0) (void)tca_store_version(store);
+    if (sent == 100000) after_100k = (double)rss_bytes() / 1024;
+    if (sent % 1000000 == 0) {
+      double now = (double)rss_bytes() / 1024;
+      if (now > highest) highest = now;
+      char *journal = NULL;
+      size_t length = 0;
+      if (tca_store_journal(store, &journal, &length) != TCA_OK) die("tca_store_journal");
+      fprintf(log, "%ld sends: RSS %.0f KiB, journal %zu bytes\n", sent, now, length);
+      fflush(log);
+      tca_string_free(journal);
+    }
+  }
+  double after_10m = (double)rss_bytes() / 1024;
+  tca_store_free(store);
+  fclose(log);
+  char note[256];
+  snprintf(note, sizeof note,
+           "one counter store, options.record = 1, record_limit 1,000; highest RSS at the 1M "
+           "checkpoints %.0f KiB",
+           highest);
+  candidate ours = {"after 10M recorded sends", "ours", NULL, NULL, NULL};
+  candidate alt = {"after 100k recorded sends", "baseline", NULL, NULL, NULL};
+  stats s1 = summarize(&after_10m, 1, 10000000), s2 = summarize(&after_100k, 1, 100000);
+  print_memory_row("RSS stable across 10,000,000 recorded sends (record_limit 1,000)", "KiB",
+                   note, NULL, &ours, &s1, &alt, &s2);
+}
+
 /* ---- main ------------------------------------------------------------------------------------- */
 
 int main(int argc, char **argv) {
@@ -684,6 +744,7 @@ int main(int argc, char **argv) {
 
   if (argc > 1 && strcmp(argv[1], "mem") == 0) {
     memory_rows();
+    journal_soak_row();
     return 0;
   }
   measure_timer_overhead();
