@@ -63,6 +63,9 @@ class Options {
   /// Keeps a journal of every input (Store::journal, tca::replay) and allows the reductions
   /// log (Store::log_reductions).
   Options &record() noexcept { raw_.record = 1; return *this; }
+  /// With record(): how many journal lines to keep (0: all); older ones fold into a checkpoint
+  /// (docs/wire-format.md, "Checkpoints").
+  Options &record_limit(uint64_t lines) noexcept { raw_.record_limit = lines; return *this; }
   const tca_options *get() const noexcept { return &raw_; }
   tca_options *get() noexcept { return &raw_; }
 

@@ -34,6 +34,8 @@ export interface StoreOptions {
   requests?: 'handler' | 'queued';
   /** Keep a journal of every input (journal(), Store.replay). */
   record?: boolean;
+  /** With record: how many journal lines to keep (0: all; older ones fold into a checkpoint). */
+  recordLimit?: number | bigint;
 }
 
 export interface ReplayOptions {

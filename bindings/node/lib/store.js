@@ -30,7 +30,7 @@ class Store {
   #inFlight = new Map();
 
   /**
-   * new Store(feature, { state, clock, seed, requests, record })
+   * new Store(feature, { state, clock, seed, requests, record, recordLimit })
    *   state:    where to start: an object, JSON text or bytes (a stateText() saved earlier)
    *   clock:    "real" (the default) or "manual" (moved only by advance(ms))
    *   seed:     the random generator's seed (0, the default: one from the system)
@@ -38,6 +38,8 @@ class Store {
    *             onRequest handler (none: they fail, saying so); "queued": they wait for
    *             takeRequests()
    *   record:   keep a journal (journal(), Store.replay)
+   *   recordLimit: with record, how many journal lines to keep (0: all; older ones fold into a
+   *             checkpoint: docs/wire-format.md, "Checkpoints")
    */
   constructor(feature, options = {}) {
     if (feature === REPLAY) {
@@ -51,7 +53,9 @@ class Store {
     if (options === null || typeof options !== 'object') {
       throw new TypeError('new Store: options must be an object');
     }
-    const { state, clock = 'real', seed = 0, requests = 'handler', record = false } = options;
+    const {
+      state, clock = 'real', seed = 0, requests = 'handler', record = false, recordLimit = 0,
+    } = options;
     args.oneOf(clock, ['real', 'manual'], 'new Store: clock');
     args.oneOf(requests, ['handler', 'queued'], 'new Store: requests');
     args.oneOf(record, [true, false], 'new Store: record');
@@ -62,7 +66,7 @@ class Store {
     this.#handlerMode = requests === 'handler';
     const manual = clock === 'manual';
     this.#h = native.open(feature, stateText, manual, args.u64(seed, 'new Store: seed'),
-      this.#handlerMode, record, this);
+      this.#handlerMode, record, this, args.u64(recordLimit, 'new Store: recordLimit'));
     registry.register(this, this.#h, this);
   }
 

@@ -136,6 +136,23 @@ test('a replayed store hands its unanswered requests to the handler', async () =
   replayed.close();
 });
 
+test('a journal with a recordLimit keeps its newest lines and replays', () => {
+  const store = new Store('counter', {
+    clock: 'manual', record: true, recordLimit: 10, requests: 'queued',
+  });
+  for (let i = 0; i < 100; i++) {
+    store.send('incrementButtonTapped');
+    assert.ok(store.version() > 0);
+  }
+  const lines = store.journal().trimEnd().split('\n');
+  assert.ok(lines.length <= 12, `${lines.length} lines`);
+  assert.ok(lines[1].startsWith('{"checkpoint":'));
+  const replayed = Store.replay(store.journal());
+  assert.equal(replayed.state().count, 100);
+  replayed.close();
+  store.close();
+});
+
 test('the process exits when its stores have nothing to do, even unclosed', () => {
   const result = runNode(`
     const store = new tca.Store('counter');
