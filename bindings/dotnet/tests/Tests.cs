@@ -396,10 +396,14 @@ static class Tests
         var options = new Options { ManualClock = true, Seed = 7, Record = true };
         using (var store = new Store("counter", options))
         {
+            // A line's version is the one the host reads next: read after each input.
             store.Send("\"incrementButtonTapped\"");
+            Check(store.Version == 1, "version 1");
             store.Send("\"numberFactButtonTapped\"");
+            Check(store.Version == 2, "version 2");
             Request fetch = store.TakeRequests()[0];
             store.Respond(fetch.Id, "\"1 is a number.\"");
+            Check(store.Version == 3, "version 3");
             string journal = store.Journal();
             Check(journal.StartsWith(
                 "{\"tcaJournal\":1,\"feature\":\"counter\",\"clock\":\"manual\",\"seed\":7,"),

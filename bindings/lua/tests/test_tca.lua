@@ -224,8 +224,11 @@ raises(tca.ERR_INVALID_HANDLE, "", counter.state_borrow, counter)
 
 -- Recording: the journal, a replay to any version, the reductions log.
 local recorded = tca.Store.new("counter", { clock = "manual", seed = 7, record = true })
+-- A line's version is the one the host reads next: read after each input, as a renderer does.
 recorded:send('"incrementButtonTapped"')
+check(recorded:version() == 1, "version 1")
 recorded:send('"numberFactButtonTapped"')
+check(recorded:version() == 2, "version 2")
 local fetch = recorded:take_requests()[1]
 recorded:respond(fetch.id, '"1 is a number."')
 local journal = recorded:journal()
