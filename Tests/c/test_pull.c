@@ -50,7 +50,7 @@ static void test_options(void) {
   CHECK(options.clock == TCA_CLOCK_REAL && options.threaded == 0);
   CHECK(options.requests == TCA_REQUESTS_CALLBACK && options.answers == TCA_ANSWERS_ANY_THREAD);
   CHECK(options.seed == 0 && options.record == 0);
-  CHECK(options.reserved[0] == 0 && options.reserved[3] == 0);
+  CHECK(options.record_limit == 0 && options.reserved[0] == 0 && options.reserved[2] == 0);
   tca_options_init(NULL);
   tca_options literal = TCA_OPTIONS_INIT;
   CHECK(memcmp(&literal, &options, sizeof options) == 0);
