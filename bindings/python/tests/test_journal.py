@@ -161,3 +161,18 @@ def test_a_journal_with_a_limit_keeps_its_newest_lines():
         tca.Store.replay(store.journal(), to_version=checkpoint["version"] - 1)
     with pytest.raises(ValueError, match="record_limit"):
         tca.Store("counter", record=True, record_limit=-1)
+
+
+def test_a_checkpoint_keeps_the_random_numbers_position():
+    store = tca.Store("dice", clock="manual", seed=3, record=True, record_limit=20)
+    for _ in range(100):
+        store.send("rollButtonTapped")
+        store.advance(600)
+        assert store.version > 0
+    assert '"random":[' in store.journal().splitlines()[1]
+    replayed = tca.Store.replay(store.journal())
+    assert replayed.state == store.state
+    for each in (store, replayed):
+        each.send("rollButtonTapped")
+        each.advance(600)
+    assert replayed.state == store.state
