@@ -803,7 +803,8 @@ tca_status tca_store_journal(tca_store *store, char **out_json, size_t *out_leng
  * wait for the host: in pull mode (options->requests = TCA_REQUESTS_QUEUED) the first
  * tca_store_take_requests returns them; in callback mode the request callback gets them at the
  * first tca_store_send, tca_store_poll or tca_store_advance once a handler is set.
- * From `options` (NULL: the defaults) the replay takes `threaded`, `requests` and `answers`; the
+ * From `options` (NULL: the defaults) the replay takes `threaded`, `requests`, `answers` and
+ * `record_limit` (for its own journal; `record` need not be set); the
  * clock is always manual, the seed the journal's, and the new store records (its journal starts
  * with the inputs replayed).
  *
@@ -817,8 +818,13 @@ tca_status tca_store_journal(tca_store *store, char **out_json, size_t *out_leng
  * store's own journal replays to the same states and versions. A journal edited by hand replays
  * only if it is consistent (docs/wire-format.md, "Journals").
  *
+ * A journal whose second line is a checkpoint (options.record_limit) replays from there:
+ * `to_version` older than the checkpoint's fails with TCA_ERR_VERSION_GONE, naming the versions
+ * it replays to; so does a checkpoint taken with effects in flight (docs/wire-format.md,
+ * "Checkpoints").
+ *
  * Returns TCA_OK; TCA_ERR_INVALID_ARGUMENT (journal or out NULL, bad options);
- * TCA_ERR_UNKNOWN_FEATURE; TCA_ERR_JSON_SYNTAX / TCA_ERR_JSON_SHAPE (a line that is not a journal
+ * TCA_ERR_UNKNOWN_FEATURE; TCA_ERR_VERSION_GONE (above); TCA_ERR_JSON_SYNTAX / TCA_ERR_JSON_SHAPE (a line that is not a journal
  * line of this library, or whose version the replay disagrees with), or the status a given input
  * failed with (an answer to an unknown request: a journal of another run): tca_last_error names
  * the line ("journal line 4: …").

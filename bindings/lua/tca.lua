@@ -136,6 +136,7 @@ local function native_options(options, where)
   if options.seed ~= nil then raw.seed = options.seed end
   if options.threaded then raw.threaded = 1 end
   if options.record then raw.record = 1 end
+  if options.record_limit ~= nil then raw.record_limit = options.record_limit end
   return raw
 end
 
@@ -154,7 +155,8 @@ end
 
 -- A store of `feature`, in pull mode. options (all optional): clock = "real" | "manual",
 -- seed = a number, state = a JSON snapshot (as store:state() returns), record = true (a journal
--- and the reductions log), answers = "any_thread" | "host_thread", threaded = true (a thread of
+-- and the reductions log), record_limit = n (with record: the journal lines kept; older ones
+-- fold into a checkpoint, docs/wire-format.md "Checkpoints"), answers = "any_thread" | "host_thread", threaded = true (a thread of
 -- the store's own runs real-clock timers; still no callback into Lua).
 function Store.new(feature, options)
   options = options or {}
