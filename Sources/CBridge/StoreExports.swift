@@ -8,7 +8,8 @@ import JSON
 
 /// The layout of `tca_options` in tca.h, version 2 (64 bytes, no hidden padding):
 /// `{u32 version; i32 clock; i32 threaded; i32 requests; u64 seed; i32 answers; i32 record;
-/// u64 record_limit; u64 reserved[3]}`. Version 1 is its first 24 bytes, with `requests` as padding (ignored).
+/// u64 record_limit; u64 reserved[3]}`. Version 1 is its first 24 bytes, with `requests` as
+/// padding (ignored).
 struct Options {
   static let currentVersion: UInt32 = 2
   var clock: StoreClock.Kind = .real

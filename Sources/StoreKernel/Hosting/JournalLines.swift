@@ -32,7 +32,6 @@ struct JournalLines {
   var end: Int { base + bytes.count }
 
   var count: Int { records.count }
-  var byteCount: Int { bytes.count }
 
   init() {
     bytes.reserveCapacity(4096)

@@ -45,8 +45,8 @@ public protocol RecordedHostStore: HostStore {
 /// Each input line carries the version the state had once the input was applied (read when the
 /// host next read the state or its version, or when the journal was taken: inputs no read came
 /// between share one). Inputs given from inside a callback of the store are applied before the
-/// call that made the callback returns, all together: they carry the version after that call. `request` and `cancelled` lines record what the store asked of
-/// the host; replays skip them.
+/// call that made the callback returns, all together: they carry the version after that call.
+/// `request` and `cancelled` lines record what the store asked of the host; replays skip them.
 ///
 /// NB: a recording store always has a request handler in callback mode: a request the host has
 /// no handler for is failed through the journal (`fail`), not inside the kernel, so that its id
@@ -111,30 +111,31 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
 
   // MARK: - The journal
 
-  /// The journal as JSON Lines: the header, then one line per input or request, each ended
-  /// by a newline.
   func logReductions(_ on: Bool) { access.reductions.setEnabled(on) }
 
   var logsReductions: Bool { access.reductions.isEnabled }
 
   func takeReductions() -> [UInt8] { access.reductions.take() }
 
+  /// The journal as JSON Lines: the header, its checkpoint if it has one, then one line per
+  /// input or request, each ended by a newline.
+  ///
+  /// NB: a read, as the host's reads of the state are (``noteRead()``): the inputs waiting for
+  /// their version keep the one written here.
   func journal() -> [UInt8] {
+    lock.lock()
+    let mark = nextSequence
+    lock.unlock()
     let version = storeVersion
+    let nested = isInsideCallback
     lock.lock()
     defer { lock.unlock() }
+    if !nested { fill(version, before: mark) }
     var text = header
     text.append(UInt8(ascii: "\n"))
     if let checkpoint = folds?.checkpoint { text += checkpoint.line }
     entries.render(into: &text, version: version)
     return text
-  }
-
-  /// How many lines follow the header and checkpoint, and their bytes (tests, benchmarks).
-  var journalSize: (lines: Int, bytes: Int) {
-    lock.lock()
-    defer { lock.unlock() }
-    return (entries.count, entries.byteCount)
   }
 
   private var isInsideCallback: Bool {
