@@ -15,6 +15,9 @@ let package = Package(
     .library(name: "CBridge", targets: ["CBridge"]),
     .library(name: "Features", targets: ["Features"]),
     .library(name: "StoreKernelTesting", targets: ["StoreKernelTesting"]),
+    // The JSONCodable conformances of a target's Codable types, written at build time
+    // (docs/own-features.md).
+    .plugin(name: "JSONCodablePlugin", targets: ["JSONCodablePlugin"]),
   ],
   targets: [
     .target(name: "JSON"),
@@ -22,15 +25,26 @@ let package = Package(
     // epoll) for the store's wake descriptor.
     .target(name: "CSystem"),
     .target(name: "StoreKernel", dependencies: ["JSON", "CSystem"]),
-    .target(name: "Features", dependencies: ["StoreKernel", "JSON"]),
+    .target(name: "Features", dependencies: ["StoreKernel", "JSON"], plugins: ["JSONCodablePlugin"]),
+    // The build plugin and the tool it runs: they read a target's sources and write the
+    // direct JSON paths of the types whose Codable conformance Swift synthesizes.
+    .target(name: "JSONCodableGeneration"),
+    .executableTarget(name: "JSONCodableGenerator", dependencies: ["JSONCodableGeneration"]),
+    .plugin(
+      name: "JSONCodablePlugin", capability: .buildTool(), dependencies: ["JSONCodableGenerator"]),
     .target(name: "CBridge", dependencies: ["StoreKernel", "JSON"]),
     .target(name: "LibTCA", dependencies: ["CBridge", "Features"]),
     // `make bench`: the Swift half of the benchmarks (JSON codec and kernel vs Foundation and a
     // direct call). It may import Foundation; the library may not. Not part of any product.
     .executableTarget(
       name: "SwiftBench", dependencies: ["JSON", "StoreKernel", "Features"],
-      path: "Benchmarks/SwiftBench"),
+      path: "Benchmarks/SwiftBench", plugins: ["JSONCodablePlugin"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    // Types of every shape the generator meets, with their generated conformances, checked
+    // against their Codable ones; and the generator's reading of sources.
+    .testTarget(
+      name: "GeneratedJSONTests", dependencies: ["JSON"], plugins: ["JSONCodablePlugin"]),
+    .testTarget(name: "JSONCodableGenerationTests", dependencies: ["JSONCodableGeneration"]),
     // `FailureReporter.swiftTesting`, for TestStores in swift-testing tests (ours and users').
     .target(name: "StoreKernelTesting", dependencies: ["StoreKernel"]),
     .testTarget(name: "StoreKernelTests", dependencies: ["StoreKernel", "StoreKernelTesting"]),

@@ -4,6 +4,10 @@
  *   hot_paths roundtrip N   N counter number facts, each answered inside the request callback
  *   hot_paths send N        N counter increments
  *   hot_paths toggle N      N toggles of one of 1,000 todos
+ *   hot_paths tab N         N matchscores tab switches ({"tabSelected":…}, two tabs in turn)
+ *   hot_paths scaffold N [NAME]
+ *                           N "incrementTapped" sends to a feature made by scripts/new-feature.sh
+ *                           (NAME, "scaffold" by default), in the library this is linked with
  */
 #include "tca.h"
 
@@ -40,15 +44,18 @@ static tca_store *make_todos(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s roundtrip|send|toggle N\n", argv[0]);
+  if (argc < 3 || argc > 4) {
+    fprintf(stderr, "usage: %s roundtrip|send|toggle|tab|scaffold N [NAME]\n", argv[0]);
     return 2;
   }
   long n = atol(argv[2]);
+  const char *feature = strcmp(argv[1], "tab") == 0        ? "matchscores"
+                        : strcmp(argv[1], "scaffold") == 0 ? (argc == 4 ? argv[3] : "scaffold")
+                                                           : "counter";
   tca_store *store = NULL;
   if (strcmp(argv[1], "toggle") == 0) {
     store = make_todos();
-  } else if (tca_store_new("counter", NULL, NULL, &store) != TCA_OK) {
+  } else if (tca_store_new(feature, NULL, NULL, &store) != TCA_OK) {
     store = NULL;
   }
   if (store == NULL) {
@@ -72,6 +79,13 @@ int main(int argc, char **argv) {
                1 + i % 999);
       status = tca_store_send(store, action);
     }
+  } else if (strcmp(argv[1], "tab") == 0) {
+    for (long i = 0; i < n && status == TCA_OK; i++)
+      status = tca_store_send(store, i % 2 ? "{\"tabSelected\":\"teams\"}"
+                                           : "{\"tabSelected\":\"games\"}");
+  } else if (strcmp(argv[1], "scaffold") == 0) {
+    for (long i = 0; i < n && status == TCA_OK; i++)
+      status = tca_store_send(store, "\"incrementTapped\"");
   } else {
     fprintf(stderr, "unknown path %s\n", argv[1]);
     status = TCA_ERR_INVALID_ARGUMENT;

@@ -73,6 +73,7 @@ public struct JSONEncoder: Sendable {
   ) throws(JSONError) -> [UInt8] {
     func write(into out: consuming OutputBuffer) -> [UInt8]? {
       var out = out
+      if !userInfo.isEmpty { out.userInfo = userInfo }
       return Self.write(value, into: &out) ? out.bytes() : nil
     }
     // NB: as below, a small value is written on the stack.
@@ -95,7 +96,9 @@ public struct JSONEncoder: Sendable {
   public func withEncoded<T: Encodable, R>(
     _ value: T, _ body: (UnsafeBufferPointer<UInt8>) -> R
   ) throws(JSONError) -> R {
-    if let direct = value as? any JSONEncodable, let lent = Self.withWritten(direct, body) {
+    if let direct = value as? any JSONEncodable,
+      let lent = Self.withWritten(direct, userInfo: userInfo, body)
+    {
       return lent
     }
     return try encodeThroughCodable(value).withUnsafeBufferPointer(body)
@@ -104,10 +107,12 @@ public struct JSONEncoder: Sendable {
   /// `body` given the text `value` writes of itself, written on the stack (nil, nothing called,
   /// if `value` declines: NaN, too deep).
   private static func withWritten<T: JSONEncodable, R>(
-    _ value: T, _ body: (UnsafeBufferPointer<UInt8>) -> R
+    _ value: T, userInfo: [CodingUserInfoKey: any Sendable],
+    _ body: (UnsafeBufferPointer<UInt8>) -> R
   ) -> R? {
     withUnsafeTemporaryAllocation(byteCount: stackBytes, alignment: 16) { scratch -> R? in
       var out = OutputBuffer(startingIn: scratch.bindMemory(to: UInt8.self))
+      if !userInfo.isEmpty { out.userInfo = userInfo }
       guard write(value, into: &out) else { return nil }
       return body(out.written)
     }
@@ -120,11 +125,10 @@ public struct JSONEncoder: Sendable {
   public func encode<T: Encodable>(_ value: T, layout: JSONLayout) throws(JSONError) -> [UInt8] {
     layout.startFull()
     guard let direct = value as? any JSONEncodable else { return try encode(value) }
-    if let bytes = Self.write(direct, layout: layout, capacity: 1024, finish: { out in
+    let bytes = Self.write(direct, layout: layout, userInfo: userInfo, capacity: 1024) { out in
       layout.finishFull(out)
-    }) {
-      return bytes
     }
+    if let bytes { return bytes }
     layout.startFull()
     return try encode(value)
   }
@@ -138,7 +142,8 @@ public struct JSONEncoder: Sendable {
     guard layout.hasSlots, let direct = value as? any JSONEncodable else { return false }
     layout.startSkeleton()
     var updated = false
-    let written = Self.write(direct, layout: layout, capacity: 256) { skeleton in
+    let written = Self.write(direct, layout: layout, userInfo: userInfo, capacity: 256) {
+      skeleton in
       updated = layout.finishSkeleton(skeleton, into: text)
     }
     return written != nil && updated
@@ -159,11 +164,12 @@ public struct JSONEncoder: Sendable {
   /// Writes `value` directly into a buffer carrying `layout`; calls `finish` with the bytes
   /// written and returns them (nil if the value declined).
   private static func write<T: JSONEncodable>(
-    _ value: T, layout: JSONLayout, capacity: Int,
-    finish: (UnsafeBufferPointer<UInt8>) -> Void
+    _ value: T, layout: JSONLayout, userInfo: [CodingUserInfoKey: any Sendable],
+    capacity: Int, finish: (UnsafeBufferPointer<UInt8>) -> Void
   ) -> [UInt8]? {
     var out = OutputBuffer(capacity: capacity)
     out.layout = layout
+    if !userInfo.isEmpty { out.userInfo = userInfo }
     guard write(value, into: &out) else { return nil }
     out.layout = nil
     finish(UnsafeBufferPointer(start: out.base, count: out.count))
@@ -173,9 +179,23 @@ public struct JSONEncoder: Sendable {
   /// Encodes with `encode(to:)` only, even for a type that writes itself directly: the
   /// reference the direct path is tested and measured against.
   public func encodeThroughCodable<T: Encodable>(_ value: T) throws(JSONError) -> [UInt8] {
+    switch streamed(value) {
+    case nil: return try encodeThroughTree(value)
+    case let .failure(error): throw JSONError(encoding: error)
+    case let .success((bytes, deepest)):
+      if deepest > JSONParser.maxDepth { throw JSONError.tooDeep }
+      return bytes
+    }
+  }
+
+  /// `value` written through `encode(to:)` as it runs (``EncodingState``), with the most
+  /// containers it had open at once; nil if it cannot be written that way (see there).
+  func streamed<T: Encodable>(
+    _ value: T
+  ) -> Result<(bytes: [UInt8], deepest: Int), any Error>? {
     // NB: a small value is written on the stack: the only allocation is the array returned.
-    let result = withUnsafeTemporaryAllocation(byteCount: Self.stackBytes, alignment: 16) {
-      (scratch) -> Result<[UInt8], any Error>? in
+    withUnsafeTemporaryAllocation(byteCount: Self.stackBytes, alignment: 16) {
+      (scratch) -> Result<(bytes: [UInt8], deepest: Int), any Error>? in
       var state = EncodingState(userInfo: anyUserInfo(userInfo), scratch: scratch)
       let thrown = withUnsafeMutablePointer(to: &state) { (state) -> (any Error)? in
         do {
@@ -188,13 +208,7 @@ public struct JSONEncoder: Sendable {
       }
       if state.isPoisoned { return nil }
       if let thrown { return .failure(thrown) }
-      if state.deepest > JSONParser.maxDepth { return .failure(JSONError.tooDeep) }
-      return .success(state.bytes())
-    }
-    switch result {
-    case nil: return try encodeThroughTree(value)
-    case let .failure(error): throw JSONError(encoding: error)
-    case let .success(bytes): return bytes
+      return .success((state.bytes(), state.deepest))
     }
   }
 

@@ -15,6 +15,9 @@ struct OutputBuffer: ~Copyable {
   private var ownsMemory = true
   /// The layout of a lent text being written (``JSONLayout``), nil for any other text.
   var layout: JSONLayout?
+  /// The `userInfo` of the ``JSONEncoder`` writing, when it has one: for the values a direct
+  /// path writes through their `encode(to:)` (see ``JSONObjectWriter/encodeMember(_:forKey:)``).
+  var userInfo: [CodingUserInfoKey: any Sendable]?
 
   init(capacity: Int = 256) {
     self.capacity = max(capacity, 16)
