@@ -95,6 +95,13 @@ struct EnumCase {
   var name: Name
   /// nil for a case without associated values.
   var values: [CaseValue]?
+  /// Its raw value: nil if none is written, `.plain` a plain string literal, `.other` any other.
+  var rawValue: RawValue?
+
+  enum RawValue: Equatable {
+    case plain(String)
+    case other
+  }
 }
 
 /// A struct, enum, class, actor or protocol declared in the module.

@@ -305,7 +305,24 @@ public enum Generator {
     let type = plan.type
     let access = accessPrefix(type)
     var code = ""
-    if plan.decodes {
+    // NB: string raw values all known (plain literals, or the case names) are matched as bytes:
+    // no `String` is made, and no `init(rawValue:)` run.
+    let rawStrings = type.cases.map { enumCase -> String? in
+      switch enumCase.rawValue {
+      case nil: return enumCase.name.text
+      case let .plain(text)?: return text
+      case .other?: return nil
+      }
+    }
+    if plan.decodes, rawType == "String", rawStrings.allSatisfy({ $0 != nil }) {
+      code += "extension \(type.code): JSON.JSONDecodable {\n"
+      code += "  \(access)init(json: JSON.JSONValueReader) throws(JSON.JSONDeclined) {\n"
+      code += "    switch try json.stringCase() {\n"
+      for (enumCase, raw) in zip(type.cases, rawStrings) {
+        code += "    case \"\(raw ?? "")\": self = .\(enumCase.name.code)\n"
+      }
+      code += "    default: throw JSON.JSONDeclined()\n    }\n  }\n}\n"
+    } else if plan.decodes {
       code += "extension \(type.code): JSON.JSONDecodable {\n"
       code += "  \(access)init(json: JSON.JSONValueReader) throws(JSON.JSONDeclined) {\n"
       code += "    guard let value = Self(rawValue: try json.decode(\(rawType).self)) else {\n"

@@ -20,6 +20,8 @@ struct Token: Equatable {
   /// Whether a line break comes before it (or it is the first token).
   var startsLine: Bool
   var isBackticked = false
+  /// The contents of a plain one-line string literal (no escapes, interpolation or `#`s).
+  var plainString: String?
 
   func `is`(_ punctuation: String) -> Bool { kind == .punctuation && text == punctuation }
   func isWord(_ word: String) -> Bool { kind == .word && !isBackticked && text == word }
@@ -212,8 +214,11 @@ struct Lexer {
     let startsLine = lineStart
     let multiLine = peek(1) == UInt8(ascii: "\"") && peek(2) == UInt8(ascii: "\"")
     position += multiLine ? 3 : 1
+    let contentStart = position
+    var isPlain = !multiLine && pounds == 0
     while let byte = peek() {
       if byte == UInt8(ascii: "\\") {
+        isPlain = false
         var count = 0
         while count < pounds, peek(1 + count) == UInt8(ascii: "#") { count += 1 }
         if count == pounds {
@@ -243,8 +248,10 @@ struct Lexer {
           }
         }
         if matched {
+          var token = Token(kind: .literal, text: "\"\"", startsLine: startsLine)
+          if isPlain { token.plainString = text(contentStart, position) }
           position += quotes + pounds
-          tokens.append(Token(kind: .literal, text: "\"\"", startsLine: startsLine))
+          tokens.append(token)
           lineStart = false
           return
         }

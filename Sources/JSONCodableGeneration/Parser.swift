@@ -606,8 +606,10 @@ struct Parser {
           reject(scope, "a case has a payload the generator does not follow")
         }
       }
+      var rawValue: EnumCase.RawValue?
       if let token = current, Parser.isAssignment(token) {
         index += 1
+        let start = index
         while let token = current, !endsBinding(token), !token.is(",") {
           if Parser.openers.contains(token.text) && token.kind == .punctuation {
             skipGroup()
@@ -615,10 +617,16 @@ struct Parser {
             index += 1
           }
         }
+        let expression = tokens[start..<index]
+        if expression.count == 1, let plain = expression.first?.plainString {
+          rawValue = .plain(plain)
+        } else {
+          rawValue = .other
+        }
       }
       scope.type?.cases.append(EnumCase(
         name: Name(text: nameToken.text, isBackticked: nameToken.isBackticked),
-        values: values))
+        values: values, rawValue: rawValue))
       guard let comma = current, comma.is(",") else { break }
       index += 1
     }

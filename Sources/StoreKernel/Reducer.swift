@@ -37,6 +37,18 @@ public protocol Reducer<State, Action> {
   /// The reducer this one is made of.
   @ReducerBuilder<State, Action>
   var body: Body { get }
+
+  /// The function a ``Store`` reduces each action with: `reduce(into:action:)`, or, when that
+  /// runs the body, the body built once (see `ReducerBodyCache`). Provided; do not implement
+  /// it.
+  func _storeReduction() -> (inout State, Action) -> Effect<Action>
+}
+
+extension Reducer {
+  @inlinable
+  public func _storeReduction() -> (inout State, Action) -> Effect<Action> {
+    reduce(into:action:)
+  }
 }
 
 extension Reducer where Body == Never {
@@ -53,7 +65,17 @@ extension Reducer where Body: Reducer, Body.State == State, Body.Action == Actio
   /// Runs ``body-swift.property``.
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    body.reduce(into: &state, action: action)
+    // NB: a store's first action is watched, to learn whether this is what its reducer runs
+    // (see `ReducerBodyCache`); one relaxed load otherwise.
+    if BodyWatch.isOn { BodyWatch.saw(Self.self) }
+    return body.reduce(into: &state, action: action)
+  }
+
+  /// ``body-swift.property`` built once, at the store's first action, if that is what
+  /// `reduce(into:action:)` runs.
+  @inlinable
+  public func _storeReduction() -> (inout State, Action) -> Effect<Action> {
+    ReducerBodyCache(self).reduce(into:action:)
   }
 }
 

@@ -104,7 +104,7 @@ public final class Store<State, Action>: @unchecked Sendable {
     withDependencies: (inout Dependencies) -> Void = { _ in }
   ) where R.State == State, R.Action == Action, State: Equatable {
     self.init(
-      initialState: initialState, reduce: reducer.reduce(into:action:), isEqual: (==),
+      initialState: initialState, reduce: reducer._storeReduction(), isEqual: (==),
       clock: clock, seed: seed, withDependencies: withDependencies)
   }
 
@@ -119,7 +119,7 @@ public final class Store<State, Action>: @unchecked Sendable {
     withDependencies: (inout Dependencies) -> Void = { _ in }
   ) where R.State == State, R.Action == Action {
     self.init(
-      initialState: initialState, reduce: reducer.reduce(into:action:), isEqual: nil,
+      initialState: initialState, reduce: reducer._storeReduction(), isEqual: nil,
       clock: clock, seed: seed, withDependencies: withDependencies)
   }
 

@@ -106,6 +106,25 @@ extension JSONCase {
 }
 
 extension JSONValueReader {
+  /// The value, a string, for a `switch` over the raw values of an enum: no `String` is made.
+  ///
+  ///     switch try json.stringCase() {
+  ///     case "teams": self = .teams
+  ///     default: throw JSONDeclined()
+  ///     }
+  ///
+  /// NB: a string written with escapes matches nothing (`init(from:)` then decides).
+  public func stringCase() throws(JSONDeclined) -> JSONStringCase {
+    if let cursor {
+      let (text, escaped) = try cursor.pointee.stringText(at: index)
+      return JSONStringCase(text: text, escaped: escaped)
+    }
+    guard document.pointee.kind(at: index) == .string else { throw JSONDeclined() }
+    return JSONStringCase(
+      text: document.pointee.text(at: index),
+      escaped: document.pointee.flags(at: index) & Token.escaped != 0)
+  }
+
   /// The value through `T`'s `init(from:)` on the document's tape; declines if that throws
   /// (the whole value is then decoded through Codable, which reports it) and in a direct read
   /// (which then gives way to the tape).
@@ -196,6 +215,22 @@ extension JSONValueWriter {
       depth + deepest <= JSONParser.maxDepth
     else { throw JSONDeclined() }
     bytes.withUnsafeBufferPointer { out.pointee.append($0) }
+  }
+}
+
+/// A string value as ``JSONValueReader/stringCase()`` found it: its bytes, matched against
+/// string literals by a `switch`.
+public struct JSONStringCase {
+  let text: UnsafeBufferPointer<UInt8>
+  let escaped: Bool
+
+  /// Whether the string is `pattern`, byte for byte.
+  public static func ~= (pattern: StaticString, value: JSONStringCase) -> Bool {
+    guard !value.escaped, pattern.utf8CodeUnitCount == value.text.count else { return false }
+    return pattern.withUTF8Buffer { pattern in
+      for i in 0..<pattern.count where pattern[i] != value.text[i] { return false }
+      return true
+    }
   }
 }
 
