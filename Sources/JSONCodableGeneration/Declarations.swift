@@ -31,9 +31,12 @@ struct CodingMarkers {
   var decoderInit = false
   /// An `encode(to:)` of its own.
   var encodeTo = false
-  /// A `CodingKeys` (or a case's `…CodingKeys`) of its own: names that are not the
-  /// properties'.
+  /// Coding keys of its own other than an `enum CodingKeys` (a case's `…CodingKeys`, a
+  /// typealias, a struct): names that are not the properties'.
   var codingKeys = false
+  /// An `enum CodingKeys` of its own (which may name the members plainly: see
+  /// ``Generator``).
+  var codingKeysEnum = false
   /// `JSONDecodable` or `JSONCodable`, declared by hand.
   var jsonDecodable = false
   /// `JSONEncodable` or `JSONCodable`, declared by hand.
@@ -43,6 +46,7 @@ struct CodingMarkers {
     decoderInit = decoderInit || other.decoderInit
     encodeTo = encodeTo || other.encodeTo
     codingKeys = codingKeys || other.codingKeys
+    codingKeysEnum = codingKeysEnum || other.codingKeysEnum
     jsonDecodable = jsonDecodable || other.jsonDecodable
     jsonEncodable = jsonEncodable || other.jsonEncodable
   }
@@ -123,6 +127,9 @@ final class TypeDeclaration {
   var markers = CodingMarkers()
   /// Why the generator does not write a conformance for it (the first found).
   var problem: String?
+  /// Whether its body declares anything but stored properties and cases (functions,
+  /// initializers, computed properties, nested types).
+  var hasOtherMembers = false
   /// The type it was declared in, when it was.
   weak var parent: TypeDeclaration?
   /// The extension it was declared in, when it was (its path is then the extension's).

@@ -30,6 +30,9 @@ public enum Generator {
     let encodes: Bool
     /// The raw value's type of an enum with raw values.
     let rawType: String?
+    /// A struct's members, in the order its coding reads and writes them: each stored property
+    /// coded, and its key (its name, or what its `CodingKeys` case says).
+    var members: [(property: StoredProperty, key: String)] = []
   }
 
   private static let rawTypes: Set<String> = [
@@ -127,14 +130,21 @@ public enum Generator {
       let decodes = coding.decodes && !markers.decoderInit && !markers.jsonDecodable
       let encodes = coding.encodes && !markers.encodeTo && !markers.jsonEncodable
       var reason = type.problem
+      var members = type.properties.map { ($0, $0.name.text) }
+      if reason == nil, !decodes && !encodes {
+        reason =
+          markers.jsonDecodable || markers.jsonEncodable
+          ? "it has a JSONCodable conformance by hand" : "it codes itself (init(from:), encode(to:))"
+      } else if reason == nil, markers.codingKeysEnum, !markers.codingKeys, type.kind == "struct" {
+        switch plainKeys(of: type, in: byName) {
+        case let .success(keyed): members = keyed
+        case let .failure(problem): reason = problem.reason
+        }
+      } else if reason == nil, markers.codingKeys || markers.codingKeysEnum {
+        reason = "it has CodingKeys of its own"
+      }
       if reason == nil {
-        if markers.codingKeys {
-          reason = "it has CodingKeys of its own"
-        } else if !decodes && !encodes {
-          reason =
-            markers.jsonDecodable || markers.jsonEncodable
-            ? "it has a JSONCodable conformance by hand" : "it codes itself (init(from:), encode(to:))"
-        } else if type.isGenericContext {
+        if type.isGenericContext {
           reason = "it is generic, or in a generic type or a constrained extension"
         } else if type.isConditional {
           reason = "it is declared between #if and #endif"
@@ -160,17 +170,53 @@ public enum Generator {
         }
       }
       if reason == nil, type.kind == "struct" {
-        if type.properties.contains(where: { isPositional($0.name.text) }) {
-          reason = "a property is named like a payload value (_0)"
+        if members.contains(where: { isPositional($0.1) }) {
+          reason = "a member is named like a payload value (_0)"
         }
       }
       if let reason {
         skipped.append((type.qualifiedName, reason))
         continue
       }
-      plans.append(Plan(type: type, decodes: decodes, encodes: encodes, rawType: rawType))
+      plans.append(
+        Plan(type: type, decodes: decodes, encodes: encodes, rawType: rawType, members: members))
     }
     return (plans, skipped)
+  }
+
+  /// Why a struct's `CodingKeys` cannot be followed.
+  struct KeysProblem: Error {
+    let reason: String
+  }
+
+  /// A struct's members as its `enum CodingKeys` names them: a `String` enum of plain cases
+  /// (`case id, fullName = "full_name"`), each a stored property, in the enum's order (the
+  /// order synthesized coding reads and writes them). Properties it does not name are not
+  /// coded (they have default values: the synthesized conformance needs them).
+  private static func plainKeys(
+    of type: TypeDeclaration, in byName: [String: TypeDeclaration]
+  ) -> Result<[(StoredProperty, String)], KeysProblem> {
+    let plain = "its CodingKeys are not a String enum of plain cases"
+    guard let keys = byName[type.qualifiedName + ".CodingKeys"], keys.kind == "enum",
+      keys.problem == nil, !keys.isConditional, !keys.hasOtherMembers,
+      let first = keys.inheritance.first, unqualified(first) == "String",
+      keys.inheritance.contains(where: { ["CodingKey", "Swift.CodingKey"].contains($0) })
+    else { return .failure(KeysProblem(reason: plain)) }
+    var members: [(StoredProperty, String)] = []
+    for key in keys.cases {
+      guard key.values == nil else { return .failure(KeysProblem(reason: plain)) }
+      let name: String
+      switch key.rawValue {
+      case nil: name = key.name.text
+      case let .plain(text)?: name = text
+      case .other?: return .failure(KeysProblem(reason: plain))
+      }
+      guard let property = type.properties.first(where: { $0.name.text == key.name.text }) else {
+        return .failure(KeysProblem(reason: "a CodingKeys case names no stored property"))
+      }
+      members.append((property, name))
+    }
+    return .success(members)
   }
 
   /// Whether Codable synthesizes a type's decoding and encoding, from its inheritance.
@@ -277,12 +323,12 @@ public enum Generator {
     if plan.decodes {
       code += "\nextension \(type.code): JSON.JSONDecodable {\n"
       code += "  \(access)init(json: JSON.JSONValueReader) throws(JSON.JSONDeclined) {\n"
-      let decoded = type.properties.filter(\.isDecoded)
+      let decoded = plan.members.filter(\.property.isDecoded)
       if !decoded.isEmpty {
         code += "    let object = try json.object()\n"
-        for property in decoded {
+        for (property, key) in decoded {
           let read = property.isOptional ? "decodeMemberIfPresent" : "decodeMember"
-          code += "    self.\(property.name.code) = try object.\(read)(\"\(key(property.name))\")\n"
+          code += "    self.\(property.name.code) = try object.\(read)(\"\(key)\")\n"
         }
       }
       code += "    try Self._generatedJSONFields.check(self)\n"
@@ -293,8 +339,8 @@ public enum Generator {
       code += "  \(access)func encode(json: JSON.JSONValueWriter) throws(JSON.JSONDeclined) {\n"
       code += "    try Self._generatedJSONFields.check(self)\n"
       code += "    try json.object { (object) throws(JSON.JSONDeclined) in\n"
-      for property in type.properties {
-        code += "      try object.encodeMember(self.\(property.name.code), forKey: \"\(key(property.name))\")\n"
+      for (property, key) in plan.members {
+        code += "      try object.encodeMember(self.\(property.name.code), forKey: \"\(key)\")\n"
       }
       code += "    }\n  }\n}\n"
     }

@@ -178,6 +178,9 @@ struct Parser {
     }
     let access = modifiers.lazy.compactMap(Access.init(modifier:)).first
     let isStatic = modifiers.contains("static") || modifiers.contains("class")
+    if keyword.text != "case" && keyword.text != "var" && keyword.text != "let" {
+      scope.type?.hasOtherMembers = true
+    }
     switch keyword.text {
     case "struct", "enum", "class", "actor", "protocol":
       parseType(keyword.text, in: scope, access: access, attributes: attributes)
@@ -235,9 +238,14 @@ struct Parser {
     }
   }
 
-  private func note(codingKeysIn scope: Scope) {
-    scope.type?.markers.codingKeys = true
-    scope.extension?.markers.codingKeys = true
+  private func note(codingKeysIn scope: Scope, isEnum: Bool = false) {
+    if isEnum {
+      scope.type?.markers.codingKeysEnum = true
+      scope.extension?.markers.codingKeysEnum = true
+    } else {
+      scope.type?.markers.codingKeys = true
+      scope.extension?.markers.codingKeys = true
+    }
   }
 
   private func note(_ set: (inout CodingMarkers) -> Void, in scope: Scope) {
@@ -322,7 +330,9 @@ struct Parser {
     type.parent = scope.type
     type.enclosingExtension = scope.extension
     module.types.append(type)
-    if name.text.hasSuffix("CodingKeys") { note(codingKeysIn: scope) }
+    if name.text.hasSuffix("CodingKeys") {
+      note(codingKeysIn: scope, isEnum: name.text == "CodingKeys" && kind == "enum")
+    }
     guard let brace = current, brace.is("{") else {
       type.reject("its declaration was not read to its body")
       return
@@ -572,6 +582,7 @@ struct Parser {
         }
         skipGroup()
       }
+      if isStatic || isComputed { scope.type?.hasOtherMembers = true }
       if isInstanceStorage && !isComputed {
         if modifiers.contains("lazy") { reject(scope, "it has a lazy property") }
         if attributes.contains(where: { $0 != "usableFromInline" }) {

@@ -151,6 +151,20 @@ struct EncodeOnly: Encodable {
   var value: Int
 }
 
+/// Members named by plain `CodingKeys`: renamed, reordered, one left out (it keeps its value).
+struct Renamed: Codable, Equatable {
+  var id: Int
+  var fullName: String?
+  var note = "kept"
+  var score: Double
+
+  enum CodingKeys: String, CodingKey {
+    case score
+    case fullName = "full_name"
+    case id = "ID"
+  }
+}
+
 struct LaterCodable: Equatable {
   var value: Int
 }
@@ -175,11 +189,13 @@ struct Custom: Codable, Equatable {
   }
 }
 
-struct Renamed: Codable, Equatable {
+
+/// `CodingKeys` that are not plain: an `Int` enum.
+struct Numbered: Codable, Equatable {
   var value: Int
 
-  enum CodingKeys: String, CodingKey {
-    case value = "VALUE"
+  enum CodingKeys: Int, CodingKey {
+    case value = 7
   }
 }
 

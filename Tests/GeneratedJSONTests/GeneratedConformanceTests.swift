@@ -71,7 +71,7 @@ private func isEncodable(_ type: Any.Type) -> Bool { type is any JSONEncodable.T
     Mode.self, Level.self, Item.self, SubCommand.self, Command.self, Settings.self,
     Outer.self, Outer.Inner.self, Outer.Inner.Deeper.self, Outer.FromExtension.self,
     Empty.self, PublicItem.self, Mixed.self, ThroughProtocol.self, LaterCodable.self,
-    HoldsTagged.self, HandWritten.self,
+    HoldsTagged.self, HandWritten.self, Renamed.self,
   ]
   for type in both {
     #expect(isDecodable(type), "\(type)")
@@ -80,7 +80,7 @@ private func isEncodable(_ type: Any.Type) -> Bool { type is any JSONEncodable.T
   #expect(isDecodable(DecodeOnly.self) && !isEncodable(DecodeOnly.self))
   #expect(!isDecodable(EncodeOnly.self) && isEncodable(EncodeOnly.self))
   let neither: [Any.Type] = [
-    Custom.self, Renamed.self, MixedPayload.self, Generic<Int>.self, Generic<Int>.Nested.self,
+    Custom.self, Numbered.self, MixedPayload.self, Generic<Int>.self, Generic<Int>.Nested.self,
     Conditional.self, Wrapped.self, Lazy.self, Conditionally.self, Tagged.self,
   ]
   for type in neither {
@@ -181,6 +181,22 @@ private let settingsText = #"""
   expectSameDecoding(LaterCodable.self, #"{"value":1}"#, accepted: true)
   expectSameDecoding(DecodeOnly.self, #"{"value":1}"#, accepted: true)
   expectSameDecoding(HandWritten.self, #"{"x":1}"#, accepted: true)
+}
+
+@Test func plainCodingKeysRenameReorderAndLeaveOut() throws {
+  let accepted = [
+    #"{"score":1.5,"full_name":"Ann","ID":3}"#, #"{"ID":3,"score":1.5}"#,
+    #"{"score":1.5,"full_name":null,"ID":3,"note":"x","id":4,"fullName":"y"}"#,
+  ]
+  for text in accepted { expectSameDecoding(Renamed.self, text, accepted: true) }
+  for text in [#"{"score":1.5,"id":3}"#, #"{"score":"1","ID":3}"#, #"{"ID":3}"#] {
+    expectSameDecoding(Renamed.self, text, accepted: false)
+  }
+  #expect(try decode(Renamed.self, #"{"score":0,"ID":1,"note":"x"}"#).note == "kept")
+  let bytes = expectSameEncoding(Renamed(id: 2, fullName: "é", note: "n", score: -1))
+  #expect(bytes.map { String(decoding: $0, as: UTF8.self) }
+    == #"{"score":-1,"full_name":"é","ID":2}"#)
+  expectSameEncoding(Renamed(id: 2, fullName: nil, note: "n", score: 0.5))
 }
 
 @Test func membersWithoutADirectPathGoThroughCodableInPlace() {

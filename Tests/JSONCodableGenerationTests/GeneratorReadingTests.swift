@@ -159,7 +159,6 @@ private func properties(_ plan: Generator.Plan?) -> [String] {
     extension Half: JSONEncodable {}
     """)
   let expected: [String: String] = [
-    "Keys": "it has CodingKeys of its own",
     "Wrapper": "a stored property has an attribute (a property wrapper?)",
     "Conditional": "its body has #if",
     "Macro": "its body expands a macro",
@@ -177,6 +176,7 @@ private func properties(_ plan: Generator.Plan?) -> [String] {
     "ByHand": "it has a JSONCodable conformance by hand",
   ]
   for (name, reason) in expected { #expect(result.skipped[name] == reason, "\(name)") }
+  #expect(plan("Keys", in: result).map { $0.members.map(\.key) } == ["A"])
   #expect(directions("Decoded", in: result) == "encode")
   #expect(directions("Encoded", in: result) == "decode")
   #expect(directions("ByAlias", in: result) == "encode")
@@ -240,4 +240,59 @@ private func properties(_ plan: Generator.Plan?) -> [String] {
   #expect(code.contains(#"self = .loaded(try value.decodePayload())"#))
   #expect(code.contains(#"message: try payload.decodeMemberIfPresent("message")"#))
   #expect(code.contains("public init(json: JSON.JSONValueReader) throws(JSON.JSONDeclined) {"))
+}
+
+@Test func plainCodingKeysNameAStructsMembers() {
+  let result = read(
+    """
+    struct Renamed: Codable {
+      var id: Int
+      var fullName: String?
+      var note = ""
+      enum CodingKeys: String, CodingKey {
+        case fullName = "full_name"
+        case id
+      }
+    }
+    struct Elsewhere: Codable { var a: Int }
+    extension Elsewhere { enum CodingKeys: String, CodingKey { case a = "A" } }
+    struct Numbered: Codable {
+      var a: Int
+      enum CodingKeys: Int, CodingKey { case a = 1 }
+    }
+    struct Computed: Codable {
+      var a: Int
+      enum CodingKeys: String, CodingKey {
+        case a
+        var stringValue: String { "x" }
+      }
+    }
+    struct Stray: Codable {
+      var a: Int
+      enum CodingKeys: String, CodingKey { case a, b }
+    }
+    struct Positional: Codable {
+      var a: Int
+      enum CodingKeys: String, CodingKey { case a = "_0" }
+    }
+    enum Cased: Codable {
+      case a
+      enum CodingKeys: String, CodingKey { case a = "A" }
+    }
+    struct Aliased: Codable {
+      var a: Int
+      typealias CodingKeys = Other
+    }
+    """)
+  #expect(
+    plan("Renamed", in: result).map { $0.members.map { "\($0.property.name.text):\($0.key)" } }
+      == ["fullName:full_name", "id:id"])
+  #expect(plan("Elsewhere", in: result).map { $0.members.map(\.key) } == ["A"])
+  let plain = "its CodingKeys are not a String enum of plain cases"
+  #expect(result.skipped["Numbered"] == plain)
+  #expect(result.skipped["Computed"] == plain)
+  #expect(result.skipped["Stray"] == "a CodingKeys case names no stored property")
+  #expect(result.skipped["Positional"] == "a member is named like a payload value (_0)")
+  #expect(result.skipped["Cased"] == "it has CodingKeys of its own")
+  #expect(result.skipped["Aliased"] == "it has CodingKeys of its own")
 }
