@@ -71,19 +71,20 @@ public struct JSONEncoder: Sendable {
   private func encode<T: JSONEncodable>(
     _ value: T, expectedCount: Int
   ) throws(JSONError) -> [UInt8] {
-    func write(into out: consuming OutputBuffer) -> [UInt8]? {
+    func write(into out: consuming OutputBuffer, _ info: UserInfoPointer?) -> [UInt8]? {
       var out = out
-      if !userInfo.isEmpty { out.userInfo = userInfo }
+      out.userInfo = info
       return Self.write(value, into: &out) ? out.bytes() : nil
     }
     // NB: as below, a small value is written on the stack.
-    let bytes =
+    let bytes = withUserInfo { (info) -> [UInt8]? in
       expectedCount > Self.stackBytes
-      ? write(into: OutputBuffer(capacity: expectedCount + expectedCount / 8))
-      : withUnsafeTemporaryAllocation(byteCount: Self.stackBytes, alignment: 16) {
-        (scratch) -> [UInt8]? in
-        write(into: OutputBuffer(startingIn: scratch.bindMemory(to: UInt8.self)))
-      }
+        ? write(into: OutputBuffer(capacity: expectedCount + expectedCount / 8), info)
+        : withUnsafeTemporaryAllocation(byteCount: Self.stackBytes, alignment: 16) {
+          (scratch) -> [UInt8]? in
+          write(into: OutputBuffer(startingIn: scratch.bindMemory(to: UInt8.self)), info)
+        }
+    }
     if let bytes { return bytes }
     return try encodeThroughCodable(value)
   }
@@ -97,7 +98,7 @@ public struct JSONEncoder: Sendable {
     _ value: T, _ body: (UnsafeBufferPointer<UInt8>) -> R
   ) throws(JSONError) -> R {
     if let direct = value as? any JSONEncodable,
-      let lent = Self.withWritten(direct, userInfo: userInfo, body)
+      let lent = withUserInfo({ info in Self.withWritten(direct, userInfo: info, body) })
     {
       return lent
     }
@@ -107,12 +108,11 @@ public struct JSONEncoder: Sendable {
   /// `body` given the text `value` writes of itself, written on the stack (nil, nothing called,
   /// if `value` declines: NaN, too deep).
   private static func withWritten<T: JSONEncodable, R>(
-    _ value: T, userInfo: [CodingUserInfoKey: any Sendable],
-    _ body: (UnsafeBufferPointer<UInt8>) -> R
+    _ value: T, userInfo: UserInfoPointer?, _ body: (UnsafeBufferPointer<UInt8>) -> R
   ) -> R? {
     withUnsafeTemporaryAllocation(byteCount: stackBytes, alignment: 16) { scratch -> R? in
       var out = OutputBuffer(startingIn: scratch.bindMemory(to: UInt8.self))
-      if !userInfo.isEmpty { out.userInfo = userInfo }
+      out.userInfo = userInfo
       guard write(value, into: &out) else { return nil }
       return body(out.written)
     }
@@ -125,8 +125,10 @@ public struct JSONEncoder: Sendable {
   public func encode<T: Encodable>(_ value: T, layout: JSONLayout) throws(JSONError) -> [UInt8] {
     layout.startFull()
     guard let direct = value as? any JSONEncodable else { return try encode(value) }
-    let bytes = Self.write(direct, layout: layout, userInfo: userInfo, capacity: 1024) { out in
-      layout.finishFull(out)
+    let bytes = withUserInfo { info in
+      Self.write(direct, layout: layout, userInfo: info, capacity: 1024) { out in
+        layout.finishFull(out)
+      }
     }
     if let bytes { return bytes }
     layout.startFull()
@@ -142,11 +144,22 @@ public struct JSONEncoder: Sendable {
     guard layout.hasSlots, let direct = value as? any JSONEncodable else { return false }
     layout.startSkeleton()
     var updated = false
-    let written = Self.write(direct, layout: layout, userInfo: userInfo, capacity: 256) {
-      skeleton in
-      updated = layout.finishSkeleton(skeleton, into: text)
+    let written = withUserInfo { info in
+      Self.write(direct, layout: layout, userInfo: info, capacity: 256) { skeleton in
+        updated = layout.finishSkeleton(skeleton, into: text)
+      }
     }
     return written != nil && updated
+  }
+
+  /// Runs `body` with this encoder's `userInfo` by pointer, nil when it is empty: for the
+  /// values a direct path writes through `encode(to:)` (``OutputBuffer/userInfo``).
+  ///
+  /// NB: by pointer, so that a direct write (every state read) holds no reference to count.
+  @inline(__always)
+  private func withUserInfo<R>(_ body: (UserInfoPointer?) -> R) -> R {
+    if userInfo.isEmpty { return body(nil) }
+    return withUnsafePointer(to: userInfo) { body($0) }
   }
 
   /// Writes `value` into `out` through `encode(json:)`; false if it declined.
@@ -164,12 +177,12 @@ public struct JSONEncoder: Sendable {
   /// Writes `value` directly into a buffer carrying `layout`; calls `finish` with the bytes
   /// written and returns them (nil if the value declined).
   private static func write<T: JSONEncodable>(
-    _ value: T, layout: JSONLayout, userInfo: [CodingUserInfoKey: any Sendable],
-    capacity: Int, finish: (UnsafeBufferPointer<UInt8>) -> Void
+    _ value: T, layout: JSONLayout, userInfo: UserInfoPointer?, capacity: Int,
+    finish: (UnsafeBufferPointer<UInt8>) -> Void
   ) -> [UInt8]? {
     var out = OutputBuffer(capacity: capacity)
     out.layout = layout
-    if !userInfo.isEmpty { out.userInfo = userInfo }
+    out.userInfo = userInfo
     guard write(value, into: &out) else { return nil }
     out.layout = nil
     finish(UnsafeBufferPointer(start: out.base, count: out.count))

@@ -38,15 +38,24 @@ public protocol Reducer<State, Action> {
   @ReducerBuilder<State, Action>
   var body: Body { get }
 
-  /// The function a ``Store`` reduces each action with: `reduce(into:action:)`, or, when that
-  /// runs the body, the body built once (see `ReducerBodyCache`). Provided; do not implement
-  /// it.
-  func _storeReduction() -> (inout State, Action) -> Effect<Action>
+  /// Whether the reducer has a body (`Body` is a reducer). Provided; do not implement it.
+  static var _hasBody: Bool { get }
+
+  /// For a reducer with a body, the function a ``Store`` reduces each action with: the body
+  /// built once, when `reduce(into:action:)` is what runs it (see `ReducerBodyCache`).
+  /// Provided; do not implement it.
+  func _storeBodyReduction() -> (inout State, Action) -> Effect<Action>
 }
 
 extension Reducer {
+  // NB: a constant where the reducer's type is known: a store of a reducer without a body
+  // forms `reduce(into:action:)` itself, a direct call (formed in a function of this
+  // protocol, it went through a closure context at every action).
   @inlinable
-  public func _storeReduction() -> (inout State, Action) -> Effect<Action> {
+  public static var _hasBody: Bool { false }
+
+  @inlinable
+  public func _storeBodyReduction() -> (inout State, Action) -> Effect<Action> {
     reduce(into:action:)
   }
 }
@@ -74,7 +83,10 @@ extension Reducer where Body: Reducer, Body.State == State, Body.Action == Actio
   /// ``body-swift.property`` built once, at the store's first action, if that is what
   /// `reduce(into:action:)` runs.
   @inlinable
-  public func _storeReduction() -> (inout State, Action) -> Effect<Action> {
+  public static var _hasBody: Bool { true }
+
+  @inlinable
+  public func _storeBodyReduction() -> (inout State, Action) -> Effect<Action> {
     ReducerBodyCache(self).reduce(into:action:)
   }
 }

@@ -210,7 +210,7 @@ extension JSONValueWriter {
       return
     }
     var encoder = JSONEncoder()
-    if let userInfo = out.pointee.userInfo { encoder.userInfo = userInfo }
+    if let userInfo = out.pointee.userInfo { encoder.userInfo = userInfo.pointee }
     guard case let .success((bytes, deepest))? = encoder.streamed(value),
       depth + deepest <= JSONParser.maxDepth
     else { throw JSONDeclined() }
