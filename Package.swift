@@ -25,7 +25,8 @@ let package = Package(
     // epoll) for the store's wake descriptor.
     .target(name: "CSystem"),
     .target(name: "StoreKernel", dependencies: ["JSON", "CSystem"]),
-    .target(name: "Features", dependencies: ["StoreKernel", "JSON"], plugins: ["JSONCodablePlugin"]),
+    .target(
+      name: "Features", dependencies: ["StoreKernel", "JSON"], plugins: ["JSONCodablePlugin"]),
     // The build plugin and the tool it runs: they read a target's sources and write the
     // direct JSON paths of the types whose Codable conformance Swift synthesizes.
     .target(name: "JSONCodableGeneration"),

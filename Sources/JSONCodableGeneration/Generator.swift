@@ -134,7 +134,8 @@ public enum Generator {
       if reason == nil, !decodes && !encodes {
         reason =
           markers.jsonDecodable || markers.jsonEncodable
-          ? "it has a JSONCodable conformance by hand" : "it codes itself (init(from:), encode(to:))"
+          ? "it has a JSONCodable conformance by hand"
+          : "it codes itself (init(from:), encode(to:))"
       } else if reason == nil, markers.codingKeysEnum, !markers.codingKeys, type.kind == "struct" {
         switch plainKeys(of: type, in: byName) {
         case let .success(keyed): members = keyed
@@ -316,9 +317,14 @@ public enum Generator {
     let type = plan.type
     let access = accessPrefix(type)
     var code = ""
-    let fields = type.properties.map { "\"\(key($0.name))\"" }.joined(separator: ", ")
+    let fields = type.properties.map { "\"\(key($0.name))\"" }
     code += "extension \(type.code) {\n"
-    code += "  private static let _generatedJSONFields = JSON.GeneratedFields([\(fields)])\n"
+    let line = "  private static let _generatedJSONFields = JSON.GeneratedFields(["
+    if line.count + fields.joined(separator: ", ").count + 3 <= 100 {
+      code += line + fields.joined(separator: ", ") + "])\n"
+    } else {
+      code += line + "\n" + fields.map { "    \($0),\n" }.joined() + "  ])\n"
+    }
     code += "}\n"
     if plan.decodes {
       code += "\nextension \(type.code): JSON.JSONDecodable {\n"
