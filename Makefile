@@ -457,8 +457,10 @@ FUZZ_FLAGS   ?=
 FUZZ_SCRATCH := .build-fuzz
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_MODULES := JSON CSystem StoreKernel Features CBridge LibTCA
-FUZZ_SWIFT   := $(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) --target LibTCA \
-  -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
+# NB: TCA_JSON_PLUGIN=off: without JSONCodablePlugin, whose tool cannot be linked with libFuzzer
+# (Package.swift).
+FUZZ_SWIFT   := TCA_JSON_PLUGIN=off $(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) \
+  --target LibTCA -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
 
 fuzz: $(FUZZ_DIR)/fuzz_store $(FUZZ_DIR)/seeds/.made
 	@echo "== fuzzing for $(FUZZ_SECONDS) s (make fuzz FUZZ_SECONDS=…)"
