@@ -1,10 +1,14 @@
 # libtca — build, demo, test, install.
 #   make            build/lib/libtca.so.0.1.0 (+ links), include/tca.h
 #   make demo       build, then run the C and Python examples
-#   make test       build, then run the Swift, C and Python tests, the own-feature template and
-#                   the new-feature scaffold, and an install into a temporary prefix
+#   make test       build, then run the Swift, C (also under valgrind), Python, C++, Rust, LuaJIT
+#                   (and LÖVE) and C# tests, every doc snippet, the own-feature template, the
+#                   new-feature scaffold, the inspector in headless Chromium, an install into a
+#                   temporary prefix, the symbol-order
+#                   check and a 60 s fuzz run
+#   make test-types the host types (python -m tca types) of every language against its binding
 #   make bench      release builds, then every benchmark: one table and build/bench.json
-#   make fuzz       libFuzzer + AddressSanitizer over the C API for FUZZ_SECONDS (docs/fuzzing.md)
+#   make fuzz       libFuzzer + AddressSanitizer over the C API, then journals (docs/fuzzing.md)
 #   make install    PREFIX=/usr/local: library, links, header, pkg-config file
 #   make order-symbols  rewrite scripts/tca.order from the hot paths' profile (needs valgrind)
 #   make pgo-profile    rewrite scripts/tca.proftext.gz, the profile the library is optimized with
@@ -27,6 +31,8 @@ BUILD     := build
 LIBDIR    := $(BUILD)/lib
 LIB       := $(LIBDIR)/libtca.so.$(VERSION)
 VENV      := $(BUILD)/venv
+# NB: before the rules that name it (pgo-profile): a prerequisite is expanded where it is read.
+BENCH     := $(BUILD)/bench
 CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -pedantic -O2
 C_LINK    := -Iinclude -L$(LIBDIR) -ltca -Wl,-rpath,$(CURDIR)/$(LIBDIR)
 
@@ -34,9 +40,10 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.[ch]') Package
   scripts/tca.proftext.gz Makefile
 
 .PHONY: all lib demo test order-symbols test-order pgo-profile bench-scale test-swift test-c test-unwind-cxx test-python python-test-deps venv test-own-feature bench install clean \
-  test-cdef test-cpp test-rust test-lua test-dotnet lua-cdef bench-bindings \
+  test-cdef test-cpp test-rust test-lua test-dotnet test-docs test-node node-addon lua-cdef \
+  bench-bindings \
   abi-check sanitize sanitize-address sanitize-thread examples test-install install-test-deps \
-  test-new-feature fuzz
+  test-new-feature fuzz test-devtools test-types
 
 all: lib
 
@@ -83,7 +90,7 @@ demo: $(C_EXAMPLES) $(VENV)/.installed
 # ---- tests -------------------------------------------------------------------------------------
 
 test: lib test-swift test-c test-unwind-cxx test-python test-own-feature test-new-feature test-install \
-  test-cpp test-rust test-lua test-dotnet test-order
+  test-cpp test-rust test-lua test-dotnet test-node test-types test-docs test-order test-devtools
 	@echo "== all tests passed"
 
 test-swift:
@@ -159,14 +166,17 @@ venv: $(VENV)/.installed $(PY_SPEEDUPS)
 # Store.send's optional compiled path (bindings/python/tca/_fastsend.py): a C extension against
 # Python's limited API, built in place for the venv's editable install (and by setup.py into the
 # wheel). Python's headers come with python3-dev on Debian.
-$(PY_SPEEDUPS): bindings/python/tca/_speedups.c $(VENV)/.installed
-	@include=$$($(VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
+# PY_EXTENSION: how a C extension of ours is compiled (tca._speedups, the bench's floor).
+PY_EXTENSION = include=$$($(VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
 	if [ ! -f "$$include/Python.h" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  echo "== installing python3-dev (Python.h, for tca._speedups)"; \
 	  DEBIAN_FRONTEND=noninteractive apt-get update -qq </dev/null && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-dev </dev/null >/dev/null; \
 	fi; \
-	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -shared -fPIC -I"$$include" $< -o $@
+	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -shared -fPIC -I"$$include" -Ibindings/python/tca
+$(PY_SPEEDUPS): bindings/python/tca/_speedups.c bindings/python/tca/_speedups_json.h \
+  $(VENV)/.installed
+	@$(PY_EXTENSION) $< -o $@
 
 # The GUI and terminal tests need an X server (Xvfb, with xwd for screenshots), tmux and Tk.
 # Installed from Debian's packages where missing: non-interactive, skipped when all are present,
@@ -196,6 +206,23 @@ test-python: lib $(VENV)/.installed $(PY_SPEEDUPS) python-test-deps wheel
 	TCA_LIBRARY=$(CURDIR)/$(LIB) TCA_REQUIRE_SPEEDUPS=1 TCA_REQUIRE_XVFB=$$(command -v Xvfb >/dev/null && echo 1) \
 	  $(VENV)/bin/python -m pytest -q bindings/python/tests
 
+# The inspector (python -m tca devtools, docs/devtools.md) in headless Chromium: Debian's
+# chromium and chromium-driver (scripts/need-tools.sh), selenium from PyPI in the venv. Chatter
+# goes to build/devtools/ (pytest.log, server.log, host.log, chromedriver.log), with the page's
+# screenshot (screenshot.png).
+DEVTOOLS_DEBS := chromium:chromium chromedriver:chromium-driver
+test-devtools: lib $(VENV)/.installed
+	@echo "== inspector in a browser (python -m tca devtools, headless Chromium)"
+	@if scripts/need-tools.sh "the inspector's browser test" $(DEVTOOLS_DEBS); then \
+	  set -e; mkdir -p $(BUILD)/devtools; \
+	  $(VENV)/bin/python -c 'import selenium' 2>/dev/null || \
+	    $(VENV)/bin/pip install --quiet selenium > $(BUILD)/devtools/pip.log 2>&1; \
+	  TCA_LIBRARY=$(CURDIR)/$(LIB) $(VENV)/bin/python -m pytest -q -p no:cacheprovider \
+	    bindings/python/tests_devtools > $(BUILD)/devtools/pytest.log 2>&1 || \
+	    { tail -40 $(BUILD)/devtools/pytest.log; exit 1; }; \
+	  tail -1 $(BUILD)/devtools/pytest.log; echo "   screenshot: $(BUILD)/devtools/screenshot.png"; \
+	else [ $$? = 1 ]; fi
+
 # make wheel: build/wheel/tca-VERSION-py3-none-<platform>.whl, the Python package carrying a
 # stripped libtca.so.0 (bindings/python/setup.py). Built from a copy of the package's folder, so
 # that the build leaves nothing in the tree.
@@ -220,41 +247,66 @@ CXX          ?= c++
 CXXFLAGS_TCA := -std=c++17 -Wall -Wextra -Werror -O2 -g
 CPP_BUILD    := $(BUILD)/cpp
 
-$(CPP_BUILD)/%: bindings/cpp/*/%.cpp include/tca.hpp include/tca.h $(LIB)
+$(CPP_BUILD)/%: bindings/cpp/*/%.cpp include/tca.hpp $(wildcard include/tca/*.hpp) \
+  $(wildcard bindings/cpp/tests/*.hpp) include/tca.h $(LIB)
 	mkdir -p $(CPP_BUILD)
 	$(CXX) $(CXXFLAGS_TCA) $(filter %.cpp,$^) -o $@ $(C_LINK)
 
-# The C++ tests run as built and under valgrind (a leaked string or store fails them); the example
-# must print the seeded roll and the host's fact.
-test-cpp: $(CPP_BUILD)/test_store $(CPP_BUILD)/game
+# docs/bindings.md has a row for each function of tca.h. The C++ tests (test_parity: every function
+# of tca.h the binding reaches) run as built and under valgrind (a leaked string, store or
+# subscriber fails them); the example must print the seeded roll and the host's fact, and keep its
+# die from patches alone; every snippet of docs/cpp.md builds and runs.
+CPP_TESTS := $(CPP_BUILD)/test_store $(CPP_BUILD)/test_parity
+test-cpp: $(CPP_TESTS) $(CPP_BUILD)/game
 	@echo "== C++ tests (include/tca.hpp)"
-	$(CPP_BUILD)/test_store
-	$(VALGRIND) $(VALGRIND_FLAGS) $(CPP_BUILD)/test_store
+	CC="$(CC)" scripts/check-bindings-table.sh include/tca.h docs/bindings.md
+	@for t in $(CPP_TESTS); do echo "-- $$t"; $$t || exit 1; \
+	  echo "-- valgrind $$t"; $(VALGRIND) $(VALGRIND_FLAGS) $$t || exit 1; done
 	$(CPP_BUILD)/game > $(CPP_BUILD)/game.out
 	grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(CPP_BUILD)/game.out
 	grep -q '^counter: 2 .* 2 is the number of this example.' $(CPP_BUILD)/game.out
-	@echo "== C++ example ok: $$(grep '^dice:' $(CPP_BUILD)/game.out)"
+	grep -q '^dice: [1-9][0-9]* patches followed, .* read whole 1 time(s); the kept die matches' \
+	  $(CPP_BUILD)/game.out
+	@echo "== C++ example ok: $$(grep '^dice: rolled' $(CPP_BUILD)/game.out)"
+	bindings/cpp/tests/doc-snippets.sh docs/cpp.md $(CPP_BUILD)/snippets \
+	  "$(CXX) -std=c++17 -Wall -Wextra -Werror" "$(C_LINK)"
 
 CARGO      ?= cargo
 RUST_BUILD := $(CURDIR)/$(BUILD)/rust
 RUST_ENV   := CARGO_TARGET_DIR=$(RUST_BUILD) TCA_LIB_DIR=$(CURDIR)/$(LIBDIR)
 
-# cargo test --offline (the crate has no dependencies), the test binary again under valgrind, and
-# the example, which must print the seeded roll and the host's fact. Cargo from rustup
-# (~/.cargo/bin) or Debian's cargo package (the crate avoids let-else and std::hint::black_box,
-# newer than Debian 12's Rust 1.63).
+# The table of docs/bindings.md (as test-cpp); cargo test --offline (the crate has no
+# dependencies); the test binaries (api, parity: every function of tca.h) again under valgrind;
+# the example, which must print the seeded roll and the host's fact and keep its die from patches
+# alone; a build against a folder without libtca (it must stop and say where it looked); every
+# snippet of docs/rust.md built as a crate of its own and run. Cargo from rustup (~/.cargo/bin) or
+# Debian's cargo package (the crate's rust-version is Debian 12's Rust, 1.63: no let-else, no
+# std::hint::black_box).
 test-rust: $(LIB)
 	@echo "== Rust tests (bindings/rust)"
+	CC="$(CC)" scripts/check-bindings-table.sh include/tca.h docs/bindings.md
 	@export PATH="$$PATH:$$HOME/.cargo/bin"; if scripts/need-tools.sh "the Rust tests" cargo:cargo; then \
-	  cd bindings/rust && $(RUST_ENV) $(CARGO) test --offline -q && \
+	  set -e; cd bindings/rust; $(RUST_ENV) $(CARGO) test --offline -q; \
 	  tests=$$($(RUST_ENV) $(CARGO) test --offline --no-run --message-format=json 2>/dev/null \
-	    | sed -n 's/.*"executable":"\([^"]*\/api-[^"]*\)".*/\1/p' | head -1) && \
-	  test -n "$$tests" && echo "-- valgrind $$tests" && \
-	  $(VALGRIND) $(VALGRIND_FLAGS) "$$tests" --test-threads=1 -q && \
-	  $(RUST_ENV) $(CARGO) run --offline -q --example game > $(RUST_BUILD)/game.out && \
-	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(RUST_BUILD)/game.out && \
-	  grep -q '^counter: 2 .* 2 is the number of this example.' $(RUST_BUILD)/game.out && \
-	  echo "== Rust example ok: $$(grep '^dice:' $(RUST_BUILD)/game.out)"; \
+	    | sed -n 's/.*"executable":"\([^"]*\/\(api\|parity\)-[^"]*\)".*/\1/p'); \
+	  test "$$(echo "$$tests" | wc -w)" = 2; \
+	  for t in $$tests; do echo "-- valgrind $$t"; \
+	    $(VALGRIND) $(VALGRIND_FLAGS) "$$t" --test-threads=1 -q; done; \
+	  $(RUST_ENV) $(CARGO) run --offline -q --example game > $(RUST_BUILD)/game.out; \
+	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(RUST_BUILD)/game.out; \
+	  grep -q '^counter: 2 .* 2 is the number of this example.' $(RUST_BUILD)/game.out; \
+	  grep -q '^dice: [1-9][0-9]* patches followed, .* read whole 1 time(s); the kept die matches' \
+	    $(RUST_BUILD)/game.out; \
+	  echo "== Rust example ok: $$(grep '^dice: rolled' $(RUST_BUILD)/game.out)"; \
+	  mkdir -p $(RUST_BUILD)/no-lib; \
+	  if CARGO_TARGET_DIR=$(RUST_BUILD)/no-lib-target TCA_LIB_DIR=$(RUST_BUILD)/no-lib \
+	    $(CARGO) build --offline -q > $(RUST_BUILD)/no-lib.out 2>&1; then \
+	    echo "a build without libtca succeeded"; exit 1; fi; \
+	  grep -q 'libtca not found: TCA_LIB_DIR=.* holds no libtca.so' $(RUST_BUILD)/no-lib.out; \
+	  echo "== Rust build without libtca: $$(grep -o 'libtca not found: .* holds no libtca.so' \
+	    $(RUST_BUILD)/no-lib.out)"; \
+	  $(RUST_ENV) CARGO=$(CARGO) CARGO_TARGET_DIR=$(RUST_BUILD)/snippets-target \
+	    tests/doc-snippets.sh $(CURDIR)/docs/rust.md $(RUST_BUILD)/snippets $(CURDIR)/bindings/rust; \
 	else [ $$? = 1 ]; fi
 
 LUA_BUILD := $(CURDIR)/$(BUILD)/lua
@@ -267,8 +319,10 @@ lua-cdef:
 
 # The API tests (and again under valgrind: a string the module did not free is "definitely lost";
 # LuaJIT's own reads past its strings are not counted), 100,000 frames with the JIT on, the
-# example, and the LÖVE game under Xvfb playing one roll: its final state on stdout is checked and
-# its screenshot kept in build/lua/dice-roll.png.
+# example (run from another folder, with no TCA_LIBRARY: it finds the module and the repository's
+# build/lib itself), and the LÖVE game under Xvfb playing one roll: its final state on stdout,
+# its kept state (followed by patches, JIT on) are checked and its screenshot kept in
+# build/lua/dice-roll.png.
 test-lua: $(LIB)
 	@echo "== Lua tests (bindings/lua)"
 	@if scripts/need-tools.sh "the Lua tests" $(LUA_DEBS); then \
@@ -284,8 +338,11 @@ test-lua: $(LIB)
 	    > $(LUA_BUILD)/valgrind.out 2>&1 || { cat $(LUA_BUILD)/valgrind.out; exit 1; }; \
 	  if grep -q "definitely lost: [1-9]" $(LUA_BUILD)/valgrind.out; then \
 	    cat $(LUA_BUILD)/valgrind.out; exit 1; fi; \
-	  $(LUA_ENV) luajit examples/game.lua > $(LUA_BUILD)/game.out; \
+	  (cd $(LUA_BUILD) && env -u TCA_LIBRARY luajit $(CURDIR)/bindings/lua/examples/game.lua) \
+	    > $(LUA_BUILD)/game.out; \
 	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' $(LUA_BUILD)/game.out; \
+	  grep -q "^followed [1-9][0-9]* patches; the kept state is the store's: true" \
+	    $(LUA_BUILD)/game.out; \
 	  grep -q '^counter: 2 .* 2 is the number of this example.' $(LUA_BUILD)/game.out; \
 	  echo "== Lua example ok: $$(grep '^dice:' $(LUA_BUILD)/game.out)"; \
 	  rm -rf $(LUA_BUILD)/love-data; \
@@ -296,6 +353,8 @@ test-lua: $(LIB)
 	  grep -q '^roll landed after 500 ms: 5$$' $(LUA_BUILD)/love.out; \
 	  grep -q '^final state: {"currentRoll":5,"isRolling":false,"rollHistory":\[5\],' \
 	    $(LUA_BUILD)/love.out; \
+	  grep -q "^followed [1-9][0-9]* patches; the kept state is the store's: true; JIT on$$" \
+	    $(LUA_BUILD)/love.out; \
 	  cp $(LUA_BUILD)/love-data/love/tca-dice/dice-roll.png $(LUA_BUILD)/dice-roll.png; \
 	  echo "== LÖVE dice ok: one roll played, screenshot in build/lua/dice-roll.png"; \
 	else [ $$? = 1 ]; fi
@@ -304,8 +363,10 @@ DOTNET_BUILD := $(CURDIR)/$(BUILD)/dotnet
 DOTNET_DEBS  := mcs:mono-mcs mono:mono-devel
 MCS          := mcs -nologo -warnaserror -unsafe
 
-# Tca.dll (Mono's mcs), its tests (stores freed by Dispose and by the SafeHandle's finalizer) and
-# the example, run with mono; libtca is found through LD_LIBRARY_PATH.
+# Tca.dll (Mono's mcs), its parity test (every wrapped function; stores freed by Dispose and by the
+# SafeHandle's finalizer; run with no TCA_LIBRARY: Tca.dll in build/dotnet finds the repository's
+# build/lib), the message of a library not found, and the example, which must print the seeded
+# roll, a kept state that followed the patches, and the host's fact.
 test-dotnet: $(LIB)
 	@echo "== C# tests (bindings/dotnet)"
 	@if scripts/need-tools.sh "the C# tests" $(DOTNET_DEBS); then \
@@ -313,19 +374,101 @@ test-dotnet: $(LIB)
 	  $(MCS) -target:library -out:$(DOTNET_BUILD)/Tca.dll bindings/dotnet/Tca/*.cs && \
 	  $(MCS) -r:$(DOTNET_BUILD)/Tca.dll -out:$(DOTNET_BUILD)/Tests.exe bindings/dotnet/tests/Tests.cs && \
 	  $(MCS) -r:$(DOTNET_BUILD)/Tca.dll -out:$(DOTNET_BUILD)/Game.exe bindings/dotnet/examples/Game.cs && \
-	  cd $(DOTNET_BUILD) && LD_LIBRARY_PATH=$(CURDIR)/$(LIBDIR) mono Tests.exe && \
-	  LD_LIBRARY_PATH=$(CURDIR)/$(LIBDIR) mono Game.exe > game.out && \
+	  cd $(DOTNET_BUILD) && env -u TCA_LIBRARY mono Tests.exe && \
+	  TCA_LIBRARY=/nonexistent/libtca.so.0 mono Tests.exe --missing-library && \
+	  ! TCA_LIBRARY=/nonexistent/libtca.so.0 mono Game.exe 2> missing.err && \
+	  grep -q '^libtca: cannot load libtca. Tried, in order:' missing.err && \
+	  TCA_LIBRARY=$(CURDIR)/$(LIBDIR)/libtca.so.$(SOMAJOR) mono Game.exe > game.out && \
 	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' game.out && \
+	  grep -q "^followed [1-9][0-9]* patches; the kept state is the store's: true" game.out && \
 	  grep -q '^counter: 2 .* 2 is the number of this example.' game.out && \
 	  echo "== C# example ok: $$(grep '^dice:' game.out)"; \
 	else [ $$? = 1 ]; fi
+
+# ---- docs --------------------------------------------------------------------------------------
+
+# Every code block of README.md and docs/*.md runs as written (scripts/check-doc-snippets.py: c,
+# cpp, rust, python, sh, lua, csharp, js and json blocks, each by its info string, in a scratch
+# folder under build/doc-snippets; blocks marked fragment, output or norun are not run). A failure
+# names the file and line. The toolchains come as for the bindings' tests; a language whose tool
+# is missing is skipped with a line (a failure on CI).
+test-docs: $(LIB) $(VENV)/.installed $(PY_SPEEDUPS)
+	@echo "== doc snippets (README.md, docs/*.md)"
+	@scripts/need-tools.sh "the doc snippets" luajit:luajit $(DOTNET_DEBS) || [ $$? = 1 ]
+	@if command -v node >/dev/null && [ -f "$(NODE_INCLUDE)/node_api.h" ]; then \
+	  $(MAKE) --no-print-directory node-addon; fi
+	PATH="$$PATH:$$HOME/.cargo/bin" $(PYTHON) scripts/check-doc-snippets.py
+
+# ---- Node.js (bindings/node, docs/node.md) ------------------------------------------------------
+
+NODE_BUILD   := $(CURDIR)/$(BUILD)/node
+NODE_ADDON   := $(BUILD)/node/tca.node
+NODE_DEBS    := node:nodejs tsc:node-typescript valgrind:valgrind
+# node_api.h and uv.h: node's own include folder (NodeSource's nodejs, Node's own builds), else
+# Debian's libnode-dev (/usr/include/node).
+NODE_BIN     := $(dir $(realpath $(shell command -v node 2>/dev/null)))
+NODE_INCLUDE ?= $(firstword $(if $(NODE_BIN),$(wildcard $(NODE_BIN)../include/node)) \
+  /usr/include/node)
+NODE_ENV     := TCA_LIBRARY=$(CURDIR)/$(LIBDIR)/libtca.so.$(SOMAJOR) \
+  TCA_NODE_ADDON=$(CURDIR)/$(NODE_ADDON)
+TSC_FLAGS    := --strict --noEmit --target es2020 --module commonjs --lib es2020
+
+# tca.node, the addon: C against Node-API with one cc line (no node-gyp, nothing from npm). It
+# opens libtca at run time (bindings/node/lib/native.js says where it looks).
+$(NODE_ADDON): $(wildcard bindings/node/src/*.c bindings/node/src/*.h) include/tca.h
+	mkdir -p $(BUILD)/node
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
+	  -I$(NODE_INCLUDE) -Iinclude $(filter %.c,$^) -o $@ -ldl
+
+node-addon: $(NODE_ADDON)
+
+# node --test over bindings/node/tests, the parity test again under valgrind (a string the addon
+# did not free, a store it did not release, fail it), the TypeScript declarations through
+# tsc --strict, and the example, run from another folder, which must print the seeded roll and
+# the host's fact. Node, tsc (and Node's headers where node has none) come from Debian's packages.
+test-node: $(LIB)
+	@echo "== Node.js tests (bindings/node)"
+	@if scripts/need-tools.sh "the Node.js tests" $(NODE_DEBS) && \
+	  { [ -f "$(NODE_INCLUDE)/node_api.h" ] || \
+	    scripts/need-tools.sh "the Node.js addon" pkg:libnode-dev; }; then \
+	  $(MAKE) --no-print-directory node-addon && cd bindings/node && \
+	  $(NODE_ENV) node --test tests/*.test.js && \
+	  echo "-- valgrind node tests/parity.test.js" && \
+	  { $(NODE_ENV) $(VALGRIND) $(VALGRIND_FLAGS) node tests/parity.test.js \
+	      > $(NODE_BUILD)/valgrind.out 2>&1 || { cat $(NODE_BUILD)/valgrind.out; exit 1; }; } && \
+	  grep '^# pass' $(NODE_BUILD)/valgrind.out && \
+	  echo "-- tsc $(TSC_FLAGS) tests/types.ts" && tsc $(TSC_FLAGS) tests/types.ts && \
+	  cd $(NODE_BUILD) && $(NODE_ENV) node $(CURDIR)/bindings/node/examples/game.js > game.out && \
+	  grep -q '^dice: rolled 5 after 500 ms (1 buzz)' game.out && \
+	  grep -q '^counter: 2 .* 2 is the number of this example.' game.out && \
+	  echo "== Node.js example ok: $$(grep '^dice:' game.out)"; \
+	else [ $$? = 1 ]; fi
+
+# ---- host types (docs/schema.md, "Host types") --------------------------------------------------
+# python -m tca types FEATURE --lang LANGUAGE: the generator's tests (fixture schemas; mypy --strict
+# takes the Python types' use and rejects a misspelled case, a wrong payload, a wrong key), then
+# Tests/types: counter, todos and dice's types from the library's schemas in Python, TypeScript
+# (tsc --strict, run by node over a test-only N-API store), C# (mcs), Rust (cargo) and C++
+# (c++ -std=c++17), each driving stores and printing the same lines; matchscores' types and an
+# exotic fixture's compile in each. Output in build/types/ (pytest.log, <language>/log.txt).
+TYPES_DEBS := tsc:node-typescript node:nodejs mcs:mono-mcs mono:mono-devel
+
+test-types: lib $(VENV)/.installed
+	@echo "== Host types (python -m tca types) in Python, TypeScript, C#, Rust and C++"
+	@scripts/need-tools.sh "the host types' tests" $(TYPES_DEBS) || [ $$? = 1 ]
+	@[ -f "$(NODE_INCLUDE)/node_api.h" ] || scripts/need-tools.sh "the Node.js addon" \
+	  pkg:libnode-dev || [ $$? = 1 ]
+	@mkdir -p $(BUILD)/types; export PATH="$$PATH:$$HOME/.cargo/bin"; \
+	  if TCA_LIBRARY=$(CURDIR)/$(LIB) $(VENV)/bin/python -m pytest -q -rs -p no:cacheprovider \
+	    bindings/python/tests/test_typegen.py Tests/types > $(BUILD)/types/pytest.log 2>&1; then \
+	    grep -E '^SKIPPED|passed|failed' $(BUILD)/types/pytest.log; \
+	  else tail -40 $(BUILD)/types/pytest.log; exit 1; fi
 
 # ---- benchmarks --------------------------------------------------------------------------------
 # make bench: release builds, then every benchmark, side by side with its alternative in one run:
 # one table on stdout and build/bench.json (docs/benchmarks.md). A quicker, rougher run:
 #   BENCH_SAMPLES=5 BENCH_SAMPLE_MS=10 make bench
 
-BENCH         := $(BUILD)/bench
 # NB: a scratch path of its own: the bench is built without the library's linker flags, and sharing
 # .build would make each build undo the other's.
 BENCH_SCRATCH := .build-bench
@@ -337,7 +480,7 @@ PYDUX         := pydux==0.2.2
 PYTHON_REDUX  := python-redux==0.25.4
 
 bench: lib $(BENCH)/SwiftBench $(BENCH)/cbench $(BENCH)/scalebench $(BENCH)/libbenchnoop.so \
-  $(VENV)/.bench-deps $(PY_SPEEDUPS) bench-bindings
+  $(BENCH)/_benchfloor.abi3.so $(VENV)/.bench-deps $(PY_SPEEDUPS) bench-bindings
 	$(VENV)/bin/python Benchmarks/run.py --bench-dir $(BENCH) \
 	  --lib $(LIBDIR)/libtca.so.$(SOMAJOR) --out $(BUILD)/bench.json
 
@@ -349,6 +492,13 @@ $(BENCH)/SwiftBench: $(SWIFT_SOURCES) $(wildcard Benchmarks/SwiftBench/*.swift)
 $(BENCH)/libbenchnoop.so: Benchmarks/c/noop.c Benchmarks/c/noop.h
 	mkdir -p $(BENCH)
 	$(CC) $(CFLAGS) -O2 -fPIC -shared $< -o $@
+
+# The Python rows' C-extension floor (Benchmarks/python/floor.c), built as tca._speedups is;
+# bench.py loads it from beside libbenchnoop.so.
+$(BENCH)/_benchfloor.abi3.so: Benchmarks/python/floor.c bindings/python/tca/_speedups_json.h \
+  $(VENV)/.installed
+	mkdir -p $(BENCH)
+	@$(PY_EXTENSION) $< -o $@
 
 $(BENCH)/cbench: Benchmarks/c/bench.c Benchmarks/c/noop.h include/tca.h $(LIB) $(BENCH)/libbenchnoop.so
 	$(CC) $(CFLAGS) -O2 $(BENCH_CDEFS) -IBenchmarks/c $< -o $@ $(C_LINK) \
@@ -447,13 +597,16 @@ test-new-feature: $(VENV)/.installed
 	  BUILD=$(CURDIR)/$(BUILD)/new-feature/build PYTHON=$(CURDIR)/$(VENV)/bin/python
 
 # ---- fuzzing -----------------------------------------------------------------------------------
-# make fuzz: libFuzzer with AddressSanitizer over the C API (Tests/fuzz/fuzz_store.c: the JSON
-# decoder and send, new from a snapshot, respond, fail, complete, get, advance, poll), coverage
-# inside the Swift code, for FUZZ_SECONDS (60: the short run of make test). Seeds come from the
-# actions in docs/features.md; new inputs gather in build/fuzz/corpus. docs/fuzzing.md has the
-# long run. FUZZ_FLAGS adds libFuzzer flags (-runs=10000000 -jobs=…).
-FUZZ_SECONDS ?= 60
-FUZZ_FLAGS   ?=
+# make fuzz: libFuzzer with AddressSanitizer over the C API, coverage inside the Swift code, two
+# harnesses one after the other: Tests/fuzz/fuzz_store.c (the JSON decoder and send, new from a
+# snapshot, respond, fail, complete, get, advance, poll, patches, journals…) for FUZZ_SECONDS,
+# then Tests/fuzz/fuzz_replay.c (journals: the replay round trip) for FUZZ_REPLAY_SECONDS (60
+# and 20: the short run of make test). Seeds come from the actions in docs/features.md, and the
+# journals of those scripts; new inputs gather in build/fuzz/corpus and build/fuzz/replay-corpus.
+# docs/fuzzing.md has the long runs. FUZZ_FLAGS adds libFuzzer flags to both (-runs=… -jobs=…).
+FUZZ_SECONDS        ?= 60
+FUZZ_REPLAY_SECONDS ?= 20
+FUZZ_FLAGS          ?=
 FUZZ_SCRATCH := .build-fuzz
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_MODULES := JSON CSystem StoreKernel Features CBridge LibTCA
@@ -462,28 +615,45 @@ FUZZ_MODULES := JSON CSystem StoreKernel Features CBridge LibTCA
 FUZZ_SWIFT   := TCA_JSON_PLUGIN=off $(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) \
   --target LibTCA -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
 
-fuzz: $(FUZZ_DIR)/fuzz_store $(FUZZ_DIR)/seeds/.made
+fuzz: $(FUZZ_DIR)/fuzz_store $(FUZZ_DIR)/seeds/.made $(FUZZ_DIR)/fuzz_replay \
+  $(FUZZ_DIR)/replay-seeds/.made
 	@echo "== fuzzing for $(FUZZ_SECONDS) s (make fuzz FUZZ_SECONDS=…)"
 	mkdir -p $(FUZZ_DIR)/corpus
 	ASAN_OPTIONS=detect_leaks=1 $(FUZZ_DIR)/fuzz_store -max_total_time=$(FUZZ_SECONDS) \
 	  -max_len=4096 -timeout=20 -rss_limit_mb=3072 -print_final_stats=1 \
 	  -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_FLAGS) $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+	@echo "== fuzzing replays for $(FUZZ_REPLAY_SECONDS) s (make fuzz FUZZ_REPLAY_SECONDS=…)"
+	mkdir -p $(FUZZ_DIR)/replay-corpus
+	ASAN_OPTIONS=detect_leaks=1 $(FUZZ_DIR)/fuzz_replay -max_total_time=$(FUZZ_REPLAY_SECONDS) \
+	  -max_len=16384 -timeout=20 -rss_limit_mb=3072 -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_DIR)/replay- $(FUZZ_FLAGS) $(FUZZ_DIR)/replay-corpus \
+	  $(FUZZ_DIR)/replay-seeds $(FUZZ_DIR)/seeds
 
 # NB: SwiftPM compiles the library's modules with the fuzzer's coverage and ASan; the toolchain's
 # swiftc links their objects with the harness and libFuzzer (which brings main).
-$(FUZZ_DIR)/fuzz_store: $(SWIFT_SOURCES) Tests/fuzz/fuzz_store.c include/tca.h
+$(FUZZ_DIR)/fuzz_%: $(SWIFT_SOURCES) Tests/fuzz/fuzz_%.c include/tca.h
 	$(FUZZ_SWIFT)
 	mkdir -p $(FUZZ_DIR)
 	$(SAN_CC) -std=c99 -g -O1 -fsanitize=fuzzer-no-link,address -Iinclude \
-	  -c Tests/fuzz/fuzz_store.c -o $(FUZZ_DIR)/fuzz_store.o
+	  -c Tests/fuzz/fuzz_$*.c -o $(FUZZ_DIR)/fuzz_$*.o
 	bin=$$($(FUZZ_SWIFT) --show-bin-path) && \
-	  $(SWIFT_BIN)swiftc -sanitize=fuzzer,address -use-ld=lld $(FUZZ_DIR)/fuzz_store.o \
+	  $(SWIFT_BIN)swiftc -sanitize=fuzzer,address -use-ld=lld $(FUZZ_DIR)/fuzz_$*.o \
 	    $(foreach m,$(FUZZ_MODULES),$$bin/$(m).build/*.o) -o $@ \
 	    -Xlinker -rpath -Xlinker $(SWIFT_LINUXLIB)
 
 $(FUZZ_DIR)/seeds/.made: docs/features.md Tests/fuzz/seeds.py $(wildcard Tests/fixtures/matchscores/*)
 	rm -rf $(FUZZ_DIR)/seeds
 	$(PYTHON) Tests/fuzz/seeds.py docs/features.md $(FUZZ_DIR)/seeds Tests/fixtures/matchscores
+	touch $@
+
+# The journals of the script seeds, recorded by the replay harness itself (FUZZ_REPLAY_SEEDS),
+# which runs each seed once: the journals its fuzzing mutates.
+$(FUZZ_DIR)/replay-seeds/.made: $(FUZZ_DIR)/fuzz_replay $(FUZZ_DIR)/seeds/.made
+	rm -rf $(FUZZ_DIR)/replay-seeds
+	mkdir -p $(FUZZ_DIR)/replay-seeds
+	FUZZ_REPLAY_SEEDS=$(FUZZ_DIR)/replay-seeds ASAN_OPTIONS=detect_leaks=0 \
+	  $(FUZZ_DIR)/fuzz_replay $(FUZZ_DIR)/seeds/* > $(FUZZ_DIR)/replay-seeds.log 2>&1 || \
+	  { tail -20 $(FUZZ_DIR)/replay-seeds.log; exit 1; }
 	touch $@
 
 # make test runs the short fuzz run too.

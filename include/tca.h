@@ -79,11 +79,22 @@
  *         tca_store_free (until that thread has delivered every callback; then it tells the host
  *         of the requests in flight itself).
  *   - Callbacks must not unwind: no C++ exception, Lua error, .NET exception or longjmp may leave
- *     a callback through libtca. If one does anyway, the store notices at the unwinding
- *     thread's next call into libtca (from outside the dead callback), and from then on every
- *     call on it, from every thread, returns TCA_ERR_CALLBACK_UNWOUND with a message saying "a
- *     callback unwound through libtca …"; tca_store_free still releases it (what the skipped
- *     frames held is lost). Until it is noticed, calls from other threads keep working and do
+ *     a callback through libtca. If one does anyway, the store is marked unwound, and from then
+ *     on every call on it, from every thread, returns TCA_ERR_CALLBACK_UNWOUND with a message
+ *     saying "a callback unwound through libtca …"; tca_store_free still releases it (what the
+ *     skipped frames held is lost). It is marked, with no false alarm:
+ *       at once, when a C++ exception, another exception of the platform's unwinder (LuaJIT's
+ *         errors on x86-64, for one) or a forced unwind (pthread_exit, pthread_cancel) leaves
+ *         the callback: the library calls each callback from a frame that sees it go by;
+ *       when the thread the callback ran on ends without it having returned (a longjmp to the
+ *         top of a worker thread, which then ends);
+ *       at the thread's next call into libtca from a frame above the dead callback's (a longjmp
+ *         back to the code that called libtca), both on the thread's own stack.
+ *     Limits: after a longjmp, a call on the same thread made from a frame deeper than the dead
+ *     callback's is taken as made from inside it (an action sent is queued, and lost once the
+ *     store is found unwound); and a call made on another stack (a fiber) is never taken as a
+ *     sign of an unwind, so a callback suspended on a fiber may come back later, on the thread
+ *     it was called on. Until the store is marked, calls from other threads keep working and do
  *     not wait for the dead callback; only tca_store_free, tca_store_unsubscribe and replacing
  *     the effect handler wait, for as long as the unwinding thread makes no call.
  *   - userdata is the host's: the library passes it back and never reads or frees it. It must
@@ -122,7 +133,8 @@ typedef enum tca_status_code {
   TCA_ERR_UNENCODABLE = 6,       /* a value cannot be written as JSON (NaN, infinity) */
   TCA_ERR_UNKNOWN_REQUEST = 7,   /* no request with this id was made by this store */
   TCA_ERR_REQUEST_FINISHED = 8,  /* the request has finished: answered, failed, completed,
-                                    cancelled, or fire-and-forget; it takes no answer */
+                                    cancelled (pull mode: its notice taken), or
+                                    fire-and-forget; it takes no answer */
   TCA_ERR_ALREADY_ANSWERED = 9,  /* the one-shot request already has an answer waiting to be
                                     applied (once applied: TCA_ERR_REQUEST_FINISHED) */
   TCA_ERR_NOT_A_STREAM = 10,     /* tca_store_complete on a request that is not a stream */
@@ -153,6 +165,34 @@ const char *tca_version(void);
  * why).
  */
 char *tca_features(void);
+
+/**
+ * The schema of `feature`: one JSON document with the JSON Schemas (2020-12) of its state, its
+ * actions and each of its host requests' payload and answer, exact for the wire format
+ * (docs/schema.md):
+ *   {"feature":"counter","$schema":"https://json-schema.org/draft/2020-12/schema",
+ *    "state":{"$ref":"#/$defs/Counter.State"},"action":{"$ref":"#/$defs/Counter.Action"},
+ *    "requests":{"numberFact.fetch":{"kind":"oneShot","payload":{"type":"integer"},
+ *                                    "response":{"type":"string"}}},
+ *    "$defs":{"Counter.State":{…},"Counter.Action":{…}}}
+ * Every "$ref" points into "$defs". Derived from the feature's Swift types when the library
+ * registers its features (its first use: a feature whose schema cannot be derived fails the
+ * registration, which says which type and why); the same text on every call.
+ *
+ * out_json:   receives a NUL-terminated string the caller releases with tca_string_free();
+ *             NULL on failure.
+ * out_length: if not NULL, receives its length in bytes (without the NUL); 0 on failure.
+ *
+ * Returns TCA_OK; TCA_ERR_INVALID_ARGUMENT (feature or out_json NULL, a name that is not UTF-8);
+ * TCA_ERR_UNKNOWN_FEATURE (no feature of that name: the message lists the library's features;
+ * or the library's features failed to register: the message says why); TCA_ERR_NO_MEMORY.
+ * Any thread.
+ */
+tca_status tca_feature_schema(const char *feature, char **out_json, size_t *out_length);
+
+/** tca_feature_schema with a feature name of `feature_length` bytes (no NUL needed). */
+tca_status tca_feature_schema_n(const char *feature, size_t feature_length, char **out_json,
+                                size_t *out_length);
 
 /**
  * Releases a string returned by the library. NULL is a no-op.
@@ -428,7 +468,9 @@ uint64_t tca_store_version(const tca_store *store);
  * Applying it, in order, to the state JSON of `since_version` gives the current state JSON
  * (equal as JSON values; member order may differ). Arrays of objects that all have distinct
  * "id" members (todos) are patched by id: an insert, removal or move is an "add", "remove" or
- * "move" of the elements concerned, never a replace of the list. `since_version` is a version
+ * "move" of the elements concerned (the fewest moves), not a replace of the list; only a
+ * reorder that would take more than 64 moves replaces the list (a host applies a move in O(n):
+ * moving every element would cost it O(n²)). `since_version` is a version
  * the host saw (tca_store_version, a subscriber, tca_store_state's version); the current version
  * is then tca_store_version.
  *
@@ -469,6 +511,12 @@ typedef void (*tca_state_fn)(void *userdata, tca_store *store, uint64_t state_ve
  * bytes) is the library's, valid only until the callback returns; copy what you keep. The state
  * is encoded once per version, shared by every subscriber and by tca_store_state. NULL (length 0)
  * if the state cannot be encoded.
+ *
+ * `state_json` is always the state of `state_version`, whatever other threads send meanwhile: a
+ * host that keeps the pair can bring it up to date with tca_store_patch(store, state_version).
+ * Should the store no longer keep that version when the subscriber runs (16 newer ones since,
+ * see tca_store_patch), it gets the current state and version instead, and is not given that
+ * version again.
  */
 typedef void (*tca_state_json_fn)(void *userdata, tca_store *store, uint64_t state_version,
                                   const char *state_json, size_t length);
@@ -512,6 +560,11 @@ tca_status tca_store_unsubscribe(tca_store *store, uint64_t token);
  * tca_store_complete) or tca_store_fail. A fire-and-forget request ("haptics.play") takes no
  * answer. The names of a feature's requests, and what each expects, are listed by tca_features()
  * and described with the feature; tca_request_fn also passes the kind.
+ *
+ * One request is the library's, any feature's: "dismiss" (fire-and-forget, payload {}), made
+ * when the feature at the root of the store dismisses itself (its dismiss dependency, called
+ * with nothing presenting it): close the window or screen showing the store, then free it
+ * (docs/wire-format.md, "Navigation").
  */
 typedef void (*tca_effect_fn)(void *userdata, tca_store *store, uint64_t request_id,
                               const char *name, const char *payload_json, size_t payload_length);
@@ -580,7 +633,10 @@ tca_status tca_store_set_request_handler(tca_store *store, tca_request_fn fn,
  *
  * "kind" is "oneShot", "stream" or "fireAndForget" (see tca_request.kind); "payload" is the
  * request's JSON. A request's id stays answerable (tca_store_respond, tca_store_fail,
- * tca_store_complete) until it is answered or a {"cancelled":id} notice for it is taken. The
+ * tca_store_complete) until it is answered or a {"cancelled":id} notice for it is taken: an
+ * answer to a cancelled request whose notice still waits is checked as any other, accepted
+ * (TCA_OK), and changes nothing, so a host may answer before it looks at its notices; once the
+ * notice is taken (this call has returned it), answers get TCA_ERR_REQUEST_FINISHED. The
  * array is "[]" when nothing waits (always, for a store in callback mode). tca_store_fd is
  * readable while anything waits. Taking never runs the store and never calls a callback.
  *
@@ -740,10 +796,19 @@ tca_status tca_store_journal(tca_store *store, char **out_json, size_t *out_leng
  *
  * out: receives the new store (free it with tca_store_free); NULL on failure.
  *
+ * The lines' versions are checked against the replay, up to `to_version`: a version is never
+ * below the line before it (the header's is 0) nor UINT64_MAX; lines that share a version are
+ * inputs the store applied together (given in one callback) or that changed nothing, and a rise
+ * of n needs the inputs since to change the replayed state at least n times; lines of version
+ * 0 leave the header's state as it was. So each version names one state, and the replayed
+ * store's own journal replays to the same states and versions. A journal edited by hand replays
+ * only if it is consistent (docs/wire-format.md, "Journals").
+ *
  * Returns TCA_OK; TCA_ERR_INVALID_ARGUMENT (journal or out NULL, bad options);
  * TCA_ERR_UNKNOWN_FEATURE; TCA_ERR_JSON_SYNTAX / TCA_ERR_JSON_SHAPE (a line that is not a journal
- * line of this library), or the status a given input failed with (an answer to an unknown
- * request: a journal of another run): tca_last_error names the line ("journal line 4: …").
+ * line of this library, or whose version the replay disagrees with), or the status a given input
+ * failed with (an answer to an unknown request: a journal of another run): tca_last_error names
+ * the line ("journal line 4: …").
  */
 tca_status tca_store_replay(const char *journal, size_t length, uint64_t to_version,
                             const tca_options *options, tca_store **out);

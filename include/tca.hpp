@@ -5,283 +5,45 @@
 //     std::string count = store.get("/count");          // "1"
 //
 // - tca::Store is move-only and frees its store when destroyed (RAII); returned strings are
-//   std::strings (the library's copies are freed at once).
+//   std::strings (the library's copies are freed at once), except state_borrow's view, which
+//   the store lends until the next call on it.
 // - Every failure throws tca::Error, which carries the status (tca::Error::status()) and the
 //   library's message (what()).
 // - Requests the feature makes of the host are taken when the host chooses (pull mode:
-//   Options::queued, Store::take_requests) or handled by a lambda (Store::on_request). An
-//   exception thrown by a handler never crosses libtca: it fails the request it was answering,
-//   and is rethrown from the Store call that ran the handler.
-// - A Store is used from one thread at a time (the library serializes calls on one store, but a
-//   handler's exception is kept per Store).
+//   Options::queued, Store::take_requests) or handled by a lambda (Store::on_request).
+//   Subscribers (Store::subscribe) hear of each change; Store::patch says what changed.
+//   An exception thrown by a handler or subscriber never crosses libtca: a handler's fails the
+//   request it was answering; either is rethrown from the Store call that ran it.
+// - A Store may be called from several threads (the library serializes calls on one store).
+//   Handlers and subscribers run on the thread of the call that runs them (or a threaded store's
+//   own thread); an exception one throws is kept and rethrown by the Store's next call to check
+//   (the call that ran it, when that call was on the same thread). Set handlers (on_request)
+//   before sharing the Store: setting one is not itself thread-safe.
 //
+// The parts: tca/error.hpp (tca::Error, version, status_str), tca/json.hpp (quote, unquote,
+// items, members, pointer_tokens, parse_patch), tca/records.hpp (Request, Reduction, features,
+// schema, canonical_action), tca/subscription.hpp (Subscription); this file: Options, Store, replay.
 // docs/cpp.md is the guide; bindings/cpp has the tests and examples.
 #ifndef TCA_HPP
 #define TCA_HPP
 
-#include <tca.h>
+#include "tca.h"
+#include "tca/error.hpp"
+#include "tca/json.hpp"
+#include "tca/records.hpp"
+#include "tca/subscription.hpp"
 
 #include <cstdint>
-#include <cstdio>
 #include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 namespace tca {
-
-/// A failed call: the status (TCA_ERR_*) and the library's message, which names the function and
-/// the place ("tca_store_send: at /: expected an object, found \"x\"").
-class Error : public std::runtime_error {
- public:
-  Error(tca_status status, const std::string &message)
-      : std::runtime_error(message), status_(status) {}
-  tca_status status() const noexcept { return status_; }
-
- private:
-  tca_status status_;
-};
-
-namespace detail {
-
-inline void check(tca_status status) {
-  if (status != TCA_OK) throw Error(status, tca_last_error());
-}
-
-/// Takes a string the library returned: copies it, frees the library's.
-inline std::string take(char *text, size_t length) {
-  std::unique_ptr<char, void (*)(char *)> owned(text, tca_string_free);
-  return text == nullptr ? std::string() : std::string(text, length);
-}
-
-}  // namespace detail
-
-/// `text` as a JSON string, quoted and escaped: quote("a\"b") is "\"a\\\"b\"".
-inline std::string quote(std::string_view text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char escape[8];
-          std::snprintf(escape, sizeof escape, "\\u%04x", c);
-          out += escape;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
-
-/// The text of a JSON string ("\"a\\nb\"" gives "a\nb"); throws tca::Error
-/// (TCA_ERR_JSON_SHAPE) if `json` is not one.
-inline std::string unquote(std::string_view json) {
-  auto bad = [&]() {
-    return Error(TCA_ERR_JSON_SHAPE,
-                 "tca::unquote: expected a JSON string, found " + std::string(json.substr(0, 40)));
-  };
-  if (json.size() < 2 || json.front() != '"' || json.back() != '"') throw bad();
-  std::string out;
-  for (size_t i = 1; i + 1 < json.size(); i++) {
-    char c = json[i];
-    if (c != '\\') {
-      out += c;
-      continue;
-    }
-    if (++i + 1 >= json.size()) throw bad();
-    switch (json[i]) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case 'r': out += '\r'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'u': {
-        auto hex = [&](size_t at) {
-          unsigned value = 0;
-          if (at + 4 > json.size() - 1) throw bad();
-          for (size_t k = at; k < at + 4; k++) {
-            char h = json[k];
-            unsigned digit = h >= '0' && h <= '9'   ? unsigned(h - '0')
-                             : h >= 'a' && h <= 'f' ? unsigned(h - 'a' + 10)
-                             : h >= 'A' && h <= 'F' ? unsigned(h - 'A' + 10)
-                                                    : 16u;
-            if (digit == 16u) throw bad();
-            value = value * 16 + digit;
-          }
-          return value;
-        };
-        unsigned code = hex(i + 1);
-        i += 4;
-        if (code >= 0xD800 && code < 0xDC00 && i + 6 < json.size() - 1 && json[i + 1] == '\\' &&
-            json[i + 2] == 'u') {
-          unsigned low = hex(i + 3);
-          if (low < 0xDC00 || low > 0xDFFF) throw bad();
-          code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-          i += 6;
-        }
-        if (code < 0x80) {
-          out += static_cast<char>(code);
-        } else if (code < 0x800) {
-          out += static_cast<char>(0xC0 | (code >> 6));
-          out += static_cast<char>(0x80 | (code & 0x3F));
-        } else if (code < 0x10000) {
-          out += static_cast<char>(0xE0 | (code >> 12));
-          out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-          out += static_cast<char>(0x80 | (code & 0x3F));
-        } else {
-          out += static_cast<char>(0xF0 | (code >> 18));
-          out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
-          out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-          out += static_cast<char>(0x80 | (code & 0x3F));
-        }
-        break;
-      }
-      default: out += json[i];
-    }
-  }
-  return out;
-}
-
-/// How a request is answered (tca_request.kind).
-enum class RequestKind { one_shot = TCA_REQUEST_ONE_SHOT, stream = TCA_REQUEST_STREAM,
-                         fire_and_forget = TCA_REQUEST_FIRE_AND_FORGET };
-
-/// A request the feature makes of the host: answer it by id (Store::respond, fail, complete).
-/// From Store::take_requests, also a cancellation notice: `cancelled` true, `id` the request
-/// cancelled (it takes no answer any more), the other fields empty.
-struct Request {
-  uint64_t id = 0;
-  std::string name;     // "numberFact.fetch"
-  std::string payload;  // JSON: "7"
-  RequestKind kind = RequestKind::one_shot;
-  bool cancelled = false;
-};
-
-namespace detail {
-
-/// Reads the array tca_store_take_requests returns (its shape is fixed: objects of numbers,
-/// strings and one JSON payload each), without a JSON library.
-class RequestReader {
- public:
-  explicit RequestReader(std::string_view json) : json_(json) {}
-
-  std::vector<Request> read() {
-    std::vector<Request> out;
-    expect('[');
-    if (peek() == ']') return out;
-    do {
-      out.push_back(object());
-    } while (next_is(','));
-    expect(']');
-    return out;
-  }
-
- private:
-  Request object() {
-    Request request;
-    expect('{');
-    do {
-      std::string key = unquote(string_token());
-      expect(':');
-      if (key == "id") {
-        request.id = number();
-      } else if (key == "cancelled") {
-        request.id = number();
-        request.cancelled = true;
-      } else if (key == "name") {
-        request.name = unquote(string_token());
-      } else if (key == "kind") {
-        std::string kind = unquote(string_token());
-        request.kind = kind == "stream"          ? RequestKind::stream
-                       : kind == "fireAndForget" ? RequestKind::fire_and_forget
-                                                 : RequestKind::one_shot;
-      } else {
-        size_t start = skip_space();
-        skip_value();
-        std::string_view value = json_.substr(start, at_ - start);
-        if (key == "payload") request.payload = std::string(value);
-      }
-    } while (next_is(','));
-    expect('}');
-    return request;
-  }
-
-  size_t skip_space() {
-    while (at_ < json_.size() && (json_[at_] == ' ' || json_[at_] == '\n' || json_[at_] == '\t' ||
-                                  json_[at_] == '\r'))
-      at_++;
-    return at_;
-  }
-  char peek() { return skip_space() < json_.size() ? json_[at_] : '\0'; }
-  bool next_is(char c) {
-    if (peek() != c) return false;
-    at_++;
-    return true;
-  }
-  void expect(char c) {
-    if (!next_is(c)) fail();
-  }
-  [[noreturn]] void fail() {
-    throw Error(TCA_ERR_JSON_SYNTAX, "tca::Store::take_requests: unexpected JSON at byte " +
-                                         std::to_string(at_));
-  }
-  std::string_view string_token() {
-    size_t start = skip_space();
-    if (peek() != '"') fail();
-    for (at_++; at_ < json_.size() && json_[at_] != '"'; at_++)
-      if (json_[at_] == '\\') at_++;
-    if (at_ >= json_.size()) fail();
-    at_++;
-    return json_.substr(start, at_ - start);
-  }
-  uint64_t number() {
-    skip_space();
-    uint64_t value = 0;
-    size_t start = at_;
-    while (at_ < json_.size() && json_[at_] >= '0' && json_[at_] <= '9')
-      value = value * 10 + uint64_t(json_[at_++] - '0');
-    if (at_ == start) fail();
-    return value;
-  }
-  void skip_value() {
-    char c = peek();
-    if (c == '"') {
-      string_token();
-    } else if (c == '{' || c == '[') {
-      int depth = 0;
-      do {
-        c = json_[at_];
-        if (c == '"') {
-          string_token();
-          continue;
-        }
-        if (c == '{' || c == '[') depth++;
-        if (c == '}' || c == ']') depth--;
-        at_++;
-      } while (depth > 0 && at_ < json_.size());
-      if (depth != 0) fail();
-    } else {
-      while (at_ < json_.size() && json_[at_] != ',' && json_[at_] != '}' && json_[at_] != ']')
-        at_++;
-    }
-  }
-
-  std::string_view json_;
-  size_t at_ = 0;
-};
-
-}  // namespace detail
 
 /// Store options: Options().manual_clock().seed(42).
 class Options {
@@ -298,12 +60,23 @@ class Options {
     raw_.answers = TCA_ANSWERS_HOST_THREAD;
     return *this;
   }
+  /// Keeps a journal of every input (Store::journal, tca::replay) and allows the reductions
+  /// log (Store::log_reductions).
+  Options &record() noexcept { raw_.record = 1; return *this; }
   const tca_options *get() const noexcept { return &raw_; }
   tca_options *get() noexcept { return &raw_; }
 
  private:
   tca_options raw_;
 };
+
+class Store;
+
+/// Time travel: a new store rebuilt from `journal` (Store::journal's text) up to state version
+/// `to` (every version by default), on a manual clock, recording (tca_store_replay). From
+/// `options` it takes threaded(), queued() and answers_on_host_thread().
+Store replay(std::string_view journal, uint64_t to = TCA_VERSION_NONE,
+             const Options &options = Options());
 
 /// A running store of one feature. Move-only; the destructor frees it.
 class Store {
@@ -356,6 +129,17 @@ class Store {
     return detail::take(json, length);
   }
 
+  /// The whole state as JSON, lent by the store (tca_store_state_borrow): no copy, and the same
+  /// text again while the state is unchanged. The view is valid until the next call on this
+  /// store (any function, from any thread) or its destruction; copy it to keep it. The text may
+  /// hold runs of spaces between values (room to update it in place); as JSON it equals state().
+  std::string_view state_borrow() const {
+    const char *json = nullptr;
+    size_t length = 0;
+    detail::check(tca_store_state_borrow(handle(), &json, &length));
+    return std::string_view(json, length);
+  }
+
   /// The value at a JSON Pointer ("/count") as JSON.
   std::string get(std::string_view json_pointer) const {
     char *json = nullptr;
@@ -370,6 +154,40 @@ class Store {
     uint64_t version = tca_store_version(handle());
     if (version == TCA_VERSION_NONE) throw Error(TCA_ERR_INVALID_HANDLE, tca_last_error());
     return version;
+  }
+
+  /// What changed since version `since` (one this host saw: version(), a subscriber's), as the
+  /// text of an RFC 6902 JSON Patch: "[]" when nothing did. tca::parse_patch reads it. Throws
+  /// tca::Error with TCA_ERR_VERSION_GONE when the store no longer keeps that version (it keeps
+  /// its last 16): read state() instead.
+  std::string patch(uint64_t since) const {
+    char *json = nullptr;
+    size_t length = 0;
+    detail::check(tca_store_patch(handle(), since, &json, &length));
+    return detail::take(json, length);
+  }
+
+  /// Calls `fn(version)` at the end of each call into the store that changed its state, on that
+  /// call's thread. Returns the token: the calls stop when it is destroyed (or unsubscribed).
+  /// An exception from `fn` is rethrown from the Store call that ran it.
+  Subscription subscribe(std::function<void(uint64_t version)> fn) {
+    if (!fn) throw Error(TCA_ERR_INVALID_ARGUMENT, "tca::Store::subscribe: an empty function");
+    auto slot = std::make_unique<Subscription::Slot>();
+    slot->on_version = std::move(fn);
+    slot->pending = &live().pending;
+    return Subscription::make(handle(), slot.release());
+  }
+
+  /// subscribe, with the new state's JSON too (tca_store_subscribe_state): `state_json` is the
+  /// library's, valid only during the call (copy what you keep); empty if it could not be
+  /// encoded.
+  Subscription subscribe_state(
+      std::function<void(uint64_t version, std::string_view state_json)> fn) {
+    if (!fn) throw Error(TCA_ERR_INVALID_ARGUMENT, "tca::Store::subscribe: an empty function");
+    auto slot = std::make_unique<Subscription::Slot>();
+    slot->on_state = std::move(fn);
+    slot->pending = &live().pending;
+    return Subscription::make(handle(), slot.release());
   }
 
   /// Moves a manual clock forward (a fixed-timestep loop: advance(16) or 17 each tick).
@@ -412,8 +230,7 @@ class Store {
     char *json = nullptr;
     size_t length = 0;
     detail::check(tca_store_take_requests(handle(), &json, &length));
-    std::string text = detail::take(json, length);
-    return detail::RequestReader(text).read();
+    return detail::read_requests(detail::take(json, length));
   }
 
   /// Handles each request with `handler` (called inside the Store call that made the request,
@@ -421,7 +238,7 @@ class Store {
   /// and is rethrown from that Store call. `on_cancel`: a request in flight was cancelled.
   /// An empty handler removes both.
   void on_request(RequestHandler handler, CancelHandler on_cancel = nullptr) {
-    Impl &impl = *impl_;
+    Impl &impl = live();
     if (!handler) {
       detail::check(tca_store_set_request_handler(handle(), nullptr, nullptr, nullptr));
       impl.on_request = nullptr;
@@ -436,13 +253,46 @@ class Store {
                                       &Impl::cancel_trampoline, &impl));
   }
 
+  /// The store's journal (Options().record()): JSON Lines, a header and then one line per
+  /// input (docs/wire-format.md, "Journals"). tca::replay rebuilds the store from it.
+  std::string journal() const {
+    char *json = nullptr;
+    size_t length = 0;
+    detail::check(tca_store_journal(handle(), &json, &length));
+    return detail::take(json, length);
+  }
+
+  /// Starts (true) or stops and drops (false) the log of the actions a recorded store reduces.
+  void log_reductions(bool enabled) {
+    detail::check(tca_store_log_reductions(handle(), enabled ? 1 : 0));
+  }
+
+  /// The actions reduced since the last take (log_reductions(true) first), oldest first, each
+  /// with its origin and the state after it: what a test asserts.
+  std::vector<Reduction> take_reductions() {
+    char *json = nullptr;
+    size_t length = 0;
+    detail::check(tca_store_take_reductions(handle(), &json, &length));
+    return detail::read_reductions(detail::take(json, length));
+  }
+
  private:
+  friend Store replay(std::string_view journal, uint64_t to, const Options &options);
+
+  struct Adopt {};
+  /// A Store for a handle the library made (replay): none on failure, which `status` says.
+  Store(Adopt, tca_status status, tca_store *handle) : impl_(std::make_unique<Impl>()) {
+    impl_->handle = handle;
+    detail::check(status);
+  }
+
   struct Impl {
     tca_store *handle = nullptr;
     Store *owner = nullptr;
     RequestHandler on_request;
     CancelHandler on_cancel;
-    std::exception_ptr pending;  // a handler's exception, rethrown by the Store call that ran it
+    // A handler's or subscriber's exception, rethrown by the Store call that ran it.
+    detail::Pending pending;
 
     // NB: nothing may unwind out of a callback through libtca: every exception is caught here.
     static void request_trampoline(void *userdata, tca_store *store,
@@ -465,7 +315,7 @@ class Store {
         }
         if (raw->kind != TCA_REQUEST_FIRE_AND_FORGET)
           tca_store_fail_n(store, raw->id, message.data(), message.size());
-        if (!impl->pending) impl->pending = std::current_exception();
+        impl->pending.keep();
       }
     }
 
@@ -475,17 +325,20 @@ class Store {
       try {
         impl->on_cancel(*impl->owner, id);
       } catch (...) {
-        if (!impl->pending) impl->pending = std::current_exception();
+        impl->pending.keep();
       }
     }
   };
 
+  /// The state of a Store not moved from; a moved-from one throws (TCA_ERR_INVALID_HANDLE).
+  Impl &live() const {
+    if (!impl_) throw Error(TCA_ERR_INVALID_HANDLE, "tca::Store: the store was moved from");
+    return *impl_;
+  }
+
   /// Checks a call's status, then rethrows a handler's exception that the call ran into.
   void call(tca_status status) {
-    if (impl_ && impl_->pending) {
-      std::exception_ptr pending = std::exchange(impl_->pending, nullptr);
-      std::rethrow_exception(pending);
-    }
+    if (impl_) impl_->pending.rethrow();
     detail::check(status);
   }
 
@@ -500,6 +353,13 @@ class Store {
   // moves of the Store; the moves update `owner`, the Store the handlers are given.
   std::unique_ptr<Impl> impl_;
 };
+
+inline Store replay(std::string_view journal, uint64_t to, const Options &options) {
+  tca_store *handle = nullptr;
+  tca_status status =
+      tca_store_replay(journal.data(), journal.size(), to, options.get(), &handle);
+  return Store(Store::Adopt{}, status, handle);
+}
 
 }  // namespace tca
 

@@ -24,6 +24,9 @@
 #     unlikely code moved away (the round trip, the send and the toggle 10–20% faster).
 #     TCA_PGO=generate builds with counters instead (for scripts/pgo-profile.sh), TCA_PGO=off
 #     without a profile;
+#   - compiles its C++ (the callback guard, Sources/CSystem/CallGuard.cpp) with DWARF 4 debug
+#     info: the valgrind of `make test-c` cannot read clang's default DWARF 5, and then refuses
+#     the whole library;
 #   - is compiled with -enforce-exclusivity=unchecked: the dynamic exclusivity checks of class
 #     properties (swift_beginAccess, a thread-local access set) cost a tenth of an effect's
 #     round trip in the store's bookkeeping. `swift test` keeps them on, so a conflicting access
@@ -45,6 +48,7 @@ flags=(
   -Xswiftc -static-stdlib -Xswiftc -use-ld=lld
   -Xswiftc -cross-module-optimization
   -Xswiftc -enforce-exclusivity=unchecked
+  -Xcxx -gdwarf-4
   -Xswiftc -Xfrontend -Xswiftc -function-sections
   -Xlinker "--symbol-ordering-file=$here/tca.order" -Xlinker --no-warn-symbol-ordering
   -Xlinker -soname -Xlinker "lib$product.so.$major"

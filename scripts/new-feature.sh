@@ -164,7 +164,9 @@ public func registerFeatures(_ registry: FeatureRegistry) throws {
   try registry.register(
     name: "__NAME__",
     summary: "A count and a fact about it from the host.",
-    requests: [__TYPE__.fetchFact],
+    // The host requests it may make, with what they carry: its schema (tca_feature_schema,
+    // tca.schema) is derived from these and the feature's Codable types.
+    requests: [.oneShot(__TYPE__.fetchFact, payload: Int.self, response: String.self)],
     initialState: __TYPE__.State(),
     reducer: __TYPE__()
   )
@@ -262,6 +264,14 @@ int main(void) {
   if (features) printf("features: %s\n", features);
   tca_string_free(features);
 
+  /* The feature's schema: its state, actions and requests, for hosts' types (docs/schema.md). */
+  char *schema = NULL;
+  EXPECT(tca_feature_schema("__NAME__", &schema, NULL) == TCA_OK);
+  EXPECT(schema != NULL && strstr(schema, "\"__NAME__.fact\":{\"kind\":\"oneShot\","
+                                          "\"payload\":{\"type\":\"integer\"},"
+                                          "\"response\":{\"type\":\"string\"}}") != NULL);
+  tca_string_free(schema);
+
   tca_store *store = NULL;
   EXPECT(tca_store_new("__NAME__", NULL, NULL, &store) == TCA_OK);
   int requests = 0;
@@ -291,11 +301,61 @@ EOF
 fill "$dir/test_$name.py" <<'EOF'
 """The __NAME__ library driven from Python through libtca's `tca` package."""
 
+import json
+import random
+
+import pytest
+
 import tca
+from tca.testing import random_action, random_value
 
 
 def test_the_library_offers_the_feature():
     assert {feature["name"] for feature in tca.features()} == {"__NAME__"}
+
+
+def test_the_generated_types_drive_the_store(tmp_path):
+    """`python -m tca types __NAME__ --lang python` (`make types` writes every language's):
+    typed actions and a typed state, which mypy --strict checks where it is installed."""
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "__NAME___types.py"
+    subprocess.run(
+        [sys.executable, "-m", "tca", "types", "__NAME__", "--lang", "python", "-o", str(path)],
+        check=True,
+    )
+    spec = importlib.util.spec_from_file_location("__NAME___types", path)
+    types = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(types)
+    with tca.Store(types.FEATURE) as store:
+        store.send(types.Action.incrementTapped())
+        store.send(types.Action.factLoaded("a fact"))
+        assert store.state == {"count": 1, "fact": "a fact", "isLoading": False}
+
+    use = tmp_path / "use.py"
+    use.write_text(
+        "import tca\n"
+        "from __NAME___types import Action, State\n"
+        "with tca.Store('__NAME__') as store:\n"
+        "    store.send(Action.factFailed('offline'))\n"
+        "    state: State = store.state\n"
+        "    count: int = state['count']\n"
+    )
+    try:
+        import mypy  # noqa: F401
+    except ImportError:
+        return
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", str(path), str(use)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, MYPYPATH=os.path.dirname(os.path.dirname(tca.__file__))),
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def test_counts_and_fetches_a_fact_from_the_host():
@@ -317,12 +377,60 @@ def test_a_partial_snapshot_takes_the_defaults():
     with tca.Store("__NAME__", state={"count": 41}) as store:
         store.send("incrementTapped")
         assert store.state == {"count": 42, "isLoading": False}
+
+
+def test_the_schema_says_what_the_feature_reads_and_writes():
+    schema = tca.schema("__NAME__")
+    assert schema["requests"] == {
+        "__NAME__.fact": {
+            "kind": "oneShot", "payload": {"type": "integer"}, "response": {"type": "string"}
+        }
+    }
+    cases = schema["$defs"][schema["action"]["$ref"].split("/")[-1]]["oneOf"]
+    assert [case["x-tca-case"] for case in cases] == [
+        "incrementTapped", "decrementTapped", "factTapped", "factLoaded", "factFailed"
+    ]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_actions_and_answers_stay_within_the_schema(seed):
+    """Actions and answers made from the schema are accepted; every state, action and request
+    payload validates against it (with `jsonschema`, an independent validator)."""
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = tca.schema("__NAME__")
+
+    def check(subschema, value):
+        jsonschema.validate(value, {"$defs": schema["$defs"], **subschema})
+
+    rng = random.Random(seed)
+    with tca.Store("__NAME__", clock="manual", requests="queued") as store:
+        pending = []
+        for _ in range(100):
+            action = random_action(schema, rng, seen=store.state)
+            check(schema["action"], action)
+            store.send(action)
+            for request in store.take_requests():
+                if "cancelled" in request:
+                    pending = [p for p in pending if p["id"] != request["cancelled"]]
+                    continue
+                declared = schema["requests"][request["name"]]
+                check(declared["payload"], request["payload"])
+                pending.append(request)
+            if pending and rng.random() < 0.5:
+                request = pending.pop(0)
+                declared = schema["requests"][request["name"]]
+                store.respond(request["id"], random_value(schema, declared["response"], rng))
+            check(schema["state"], store.state)
+            check(schema["state"], json.loads(store.state_json()))
 EOF
 
 fill "$dir/Makefile" <<'EOF'
 # Builds and tests the __NAME__ library (written by libtca's scripts/new-feature.sh).
 #   make        build/lib/lib__NAME__.so.0.1.0 (+ links): libtca's C API, this feature
 #   make test   Swift tests, then the C host and the pytest against the library
+#   make types  the feature's State and Action types for hosts, from its schema (libtca's
+#               python -m tca types; docs/schema.md): build/types/ in Python, TypeScript, C#,
+#               Rust and C++
 # PYTHON must have libtca's `tca` package installed (libtca's `make venv` gives build/venv).
 
 LIBTCA    ?= __LIBTCA__
@@ -334,7 +442,7 @@ PYTHON    ?= python3
 LIB       := $(BUILD)/lib/lib__NAME__.so.$(VERSION)
 SOURCES   := $(shell find Sources -name '*.swift') Package.swift
 
-.PHONY: all test test-swift test-c test-python
+.PHONY: all test test-swift test-c test-python types
 
 all: $(LIB)
 
@@ -346,7 +454,7 @@ $(BUILD)/host: host.c $(LIBTCA)/include/tca.h $(LIB)
 	$(CC) -std=c99 -Wall -Wextra -Werror -pedantic host.c -o $@ \
 	  -I$(LIBTCA)/include -L$(BUILD)/lib -l__NAME__ -Wl,-rpath,$(abspath $(BUILD)/lib)
 
-test: test-swift test-c test-python
+test: test-swift test-c test-python types
 
 test-swift:
 	$(SWIFT) test --scratch-path $(BUILD)/swift-debug
@@ -361,6 +469,16 @@ test-python: $(LIB)
 	  echo "  make test PYTHON=$(LIBTCA)/build/venv/bin/python   (after libtca's make venv)"; \
 	  exit 1; }
 	TCA_LIBRARY=$(abspath $(LIB)) $(PYTHON) -m pytest -q test___NAME__.py
+
+TYPES := python:__NAME___types.py typescript:__NAME__.ts csharp:__TYPE__.cs rust:__NAME__.rs \
+  cpp:__NAME__.hpp
+
+types: $(LIB)
+	@mkdir -p $(BUILD)/types
+	@for pair in $(TYPES); do \
+	  TCA_LIBRARY=$(abspath $(LIB)) $(PYTHON) -m tca types __NAME__ --lang $${pair%%:*} \
+	    -o $(BUILD)/types/$${pair#*:} || exit 1; done
+	@echo "types of __NAME__ in $(BUILD)/types: $$(cd $(BUILD)/types && echo *)"
 EOF
 
 printf 'build/\n.build/\n__pycache__/\n.pytest_cache/\n' >"$dir/.gitignore"

@@ -25,7 +25,7 @@ installed_size=$(stat -c %s "$installed")
 echo "installed $installed: $installed_size bytes (the build's copy: $built_size)"
 
 # The quickstart as the README shows it, and what its comment says it prints.
-awk '/^## C quickstart/ { section = 1 } section && /^```c$/ { code = 1; next }
+awk '/^## C quickstart/ { section = 1 } section && /^```c( |$)/ { code = 1; next }
      code && /^```$/ { exit } code' README.md >"$tmp/hello.c"
 grep -q tca_store_new "$tmp/hello.c" || fail "no C quickstart found in README.md"
 expected=$(sed -n 's|.*printf.*/\* \(.*\) \*/.*|\1|p' "$tmp/hello.c")

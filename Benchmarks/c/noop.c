@@ -22,6 +22,13 @@ int bench_noop_bytes(const char *bytes) {
   return 0;
 }
 
+int bench_noop_send_n(void *store, const char *action_json, size_t length) {
+  (void)store;
+  (void)action_json;
+  (void)length;
+  return 0;
+}
+
 int bench_counter_json(const int64_t *count, char **out_json, size_t *out_length) {
   char *json = malloc(32);
   if (json == NULL) return 1;

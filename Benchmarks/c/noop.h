@@ -11,6 +11,10 @@ int bench_increment(void *state, const char *action_json);
 /* Floor of Store.send from Python: one bytes (const char *) argument, does nothing. */
 int bench_noop_bytes(const char *bytes);
 
+/* Floor of tca_store_send_n under Python's C-extension floor (Benchmarks/python/floor.c): the same
+ * arguments, does nothing. */
+int bench_noop_send_n(void *store, const char *action_json, size_t length);
+
 /* Floor of a fresh counter state read: the C struct written as JSON into a malloc'd string. */
 int bench_counter_json(const int64_t *count, char **out_json, size_t *out_length);
 

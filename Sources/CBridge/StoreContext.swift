@@ -47,15 +47,24 @@ final class StoreContext: Sendable {
     if let runner { _ = extras.object { Extras(runner: runner) } }
   }
 
-  /// The state JSON followed by a NUL, for `tca_state_json_fn`; encoded once per version.
-  func stateForSubscribers(version: UInt64) -> [UInt8]? {
+  /// The state JSON of `version` followed by a NUL, for `tca_state_json_fn`, with the version
+  /// it is the JSON of: `version` while the store keeps it, else the current one (the two
+  /// always match); encoded once per version. Nil if the state cannot be encoded.
+  ///
+  /// NB: a subscriber is told of a version at the end of a call, and other threads' sends may
+  /// change the state before it runs: the current state would be newer than its version, and a
+  /// host patching the pair from that version would apply changes twice.
+  func stateForSubscribers(version: UInt64) -> (version: UInt64, json: [UInt8])? {
     if let cached = subscriberJSON.withLock({ $0 }), cached.version == version {
-      return cached.json
+      return cached
     }
-    guard var json = try? store.stateJSON() else { return nil }
-    json.append(0)
-    subscriberJSON.withLock { $0 = (version, json) }
-    return json
+    guard var pair = try? store.stateJSON(at: version) else { return nil }
+    pair.json.append(0)
+    let kept = pair
+    subscriberJSON.withLock { cached in
+      if (cached?.version ?? 0) <= kept.version { cached = kept }
+    }
+    return pair
   }
 
   /// The state JSON, NUL-terminated, and its length, owned by the context: the same pointer
@@ -125,6 +134,10 @@ final class StoreContext: Sendable {
 /// subscriber removed from inside another's callback is not called in that same round.
 final class Subscription: Sendable {
   let isActive = Atomic<Bool>(true)
+  /// The newest version a state subscriber was given ahead of its notification (0: none), when
+  /// the version it was told of was no longer kept: notifications up to it are skipped, so that
+  /// no version is given twice (tca.h).
+  let givenAhead = Atomic<UInt64>(0)
 }
 
 /// The door every callback of a store goes through to reach the host.

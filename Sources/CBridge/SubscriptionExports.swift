@@ -19,7 +19,7 @@ struct HostFunction<F>: @unchecked Sendable {
   _ outToken: UnsafeMutablePointer<UInt64>?
 ) -> Int32 {
   exported("tca_store_subscribe") { () throws(Failure) in
-    try subscribe(store, fn, userdata, outToken) { host, target, version in
+    try subscribe(store, fn, userdata, outToken) { host, target, _, version in
       host.function(host.userdata, target.handle.pointer, version)
     }
   }
@@ -30,15 +30,20 @@ struct HostFunction<F>: @unchecked Sendable {
   _ outToken: UnsafeMutablePointer<UInt64>?
 ) -> Int32 {
   exported("tca_store_subscribe_state") { () throws(Failure) in
-    try subscribe(store, fn, userdata, outToken) { host, target, version in
+    try subscribe(store, fn, userdata, outToken) { host, target, subscription, version in
       let handle = target.handle.pointer
-      guard let json = target.stateForSubscribers(version: version) else {
+      let ahead = subscription.givenAhead.load(ordering: .relaxed)
+      if ahead != 0 && version <= ahead { return }
+      guard let (given, json) = target.stateForSubscribers(version: version) else {
         host.function(host.userdata, handle, version, nil, 0)
         return
       }
+      // NB: a version no longer kept comes with the current state and its version, given now
+      // and not again when its own notification comes.
+      if given != version { subscription.givenAhead.store(given, ordering: .relaxed) }
       json.withUnsafeBufferPointer { buffer in
         buffer.withMemoryRebound(to: CChar.self) { text in
-          host.function(host.userdata, handle, version, text.baseAddress, UInt(text.count - 1))
+          host.function(host.userdata, handle, given, text.baseAddress, UInt(text.count - 1))
         }
       }
     }
@@ -50,7 +55,7 @@ struct HostFunction<F>: @unchecked Sendable {
 private func subscribe<F>(
   _ store: OpaquePointer?, _ fn: F?, _ userdata: UnsafeMutableRawPointer?,
   _ outToken: UnsafeMutablePointer<UInt64>?,
-  notify: @escaping @Sendable (HostFunction<F>, StoreContext, UInt64) -> Void
+  notify: @escaping @Sendable (HostFunction<F>, StoreContext, Subscription, UInt64) -> Void
 ) throws(Failure) {
   outToken?.pointee = 0
   let target = try Handles.store(store)
@@ -62,7 +67,7 @@ private func subscribe<F>(
   do throws(StoreError) {
     token = try target.store.subscribe { version in
       guard subscription.isActive.load(ordering: .acquiring) else { return }
-      gate.run { notify(host, target, version) }
+      gate.run { notify(host, target, subscription, version) }
     }
   } catch {
     throw Failure(error)

@@ -1,12 +1,13 @@
 import StoreKernel
 
-/// The features compiled into libtca, in the order `tca_features()` lists them.
+/// The features compiled into libtca, in the order `tca_features()` lists them. Each declares
+/// its host requests with their types, so that its schema (`tca_feature_schema`) is exact.
 public enum BuiltinFeatures {
   public static let all: [FeatureDescriptor] = [
     FeatureDescriptor(
       name: "counter",
       summary: "A count with increment and decrement buttons, and a number fact from the host.",
-      requests: [Counter.fetchNumberFact],
+      requests: [.oneShot(Counter.fetchNumberFact, payload: Int.self, response: String.self)],
       initialState: Counter.State(),
       reducer: Counter()
     ),
@@ -22,7 +23,7 @@ public enum BuiltinFeatures {
       name: "dice",
       summary:
         "A dice roller: a 500 ms animated roll, history with undo and reset, a history screen.",
-      requests: [Dice.hapticsRequest],
+      requests: [.fireAndForget(Dice.hapticsRequest, payload: Dice.Haptic.self)],
       initialState: Dice.State(),
       reducer: Dice()
     ),
@@ -32,7 +33,13 @@ public enum BuiltinFeatures {
         "NBA teams, games, players and favorites in tabs: paged lists fetched by the host, search;"
         + " a team's detail pushed on a stack.",
       requests: [
-        Team.fetchRequest, Game.fetchRequest, Player.fetchRequest, TeamDetail.fetchGamesRequest,
+        .oneShot(Team.fetchRequest, payload: PageRequest.self, response: PageResponse<Team>.self),
+        .oneShot(Game.fetchRequest, payload: PageRequest.self, response: PageResponse<Game>.self),
+        .oneShot(
+          Player.fetchRequest, payload: PageRequest.self, response: PageResponse<Player>.self),
+        .oneShot(
+          TeamDetail.fetchGamesRequest, payload: TeamDetail.GamesRequest.self,
+          response: PageResponse<Game>.self),
       ],
       initialState: MatchScores.State(),
       reducer: MatchScores()

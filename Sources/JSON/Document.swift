@@ -291,13 +291,15 @@ struct Document {
 
   /// The string at `index` as ``quoted(_:)`` shows it, made from the first bytes of its text
   /// only: a 100 MB string costs its first few hundred bytes.
-  func quotedPrefix(at index: Int) -> String {
+  func quotedPrefix(at index: Int, limit: Int = quotedScalars) -> String {
     let text = text(at: index)
     let escaped = tokens[index] & Token.flag != 0
     // NB: a scalar takes at most 12 bytes of text (an escaped surrogate pair), so this many
     // bytes hold more scalars than a message shows, and `quoted` adds its "…".
-    let budget = (quotedScalars + 1) * 12
-    guard text.count > budget else { return quoted(makeString(text, escaped: escaped)) }
+    let budget = (limit + 1) * 12
+    guard text.count > budget else {
+      return quoted(makeString(text, escaped: escaped), limit: limit)
+    }
     var cut = 0
     while cut < text.count {
       let byte = text[cut]
@@ -317,7 +319,8 @@ struct Document {
       if cut + step > budget || cut + step > text.count { break }
       cut += step
     }
-    return quoted(makeString(UnsafeBufferPointer(rebasing: text[0..<cut]), escaped: escaped))
+    return quoted(
+      makeString(UnsafeBufferPointer(rebasing: text[0..<cut]), escaped: escaped), limit: limit)
   }
 
   // MARK: - Paths
@@ -380,7 +383,8 @@ struct Document {
     return current
   }
 
-  /// The member names of the object at `index`, for error messages: `"a", "b"`.
+  /// The member names of the object at `index`, for error messages: `"a", "b"` (each whole up to
+  /// ``CaseHint/nameScalars`` scalars: they are case names).
   func memberNames(at index: Int) -> String {
     guard index >= 0 && index < count, kind(at: index) == .object else {
       return brief(at: index)
@@ -393,7 +397,7 @@ struct Document {
         names.append("…")
         break
       }
-      names.append(quotedPrefix(at: key))
+      names.append(quotedPrefix(at: key, limit: CaseHint.nameScalars))
       key = next(after: key + 1)
     }
     return names.isEmpty ? "no members" : names.joined(separator: ", ")
@@ -436,14 +440,14 @@ let quotedScalars = 20
 
 /// `"text"` for error messages: escaped as JSON escapes it (so a quote, a newline or a NUL in
 /// the input cannot end the value, forge a line or cut a C string short), cut after 20 Unicode
-/// scalars with "…".
+/// scalars (or `limit`) with "…".
 ///
 ///     quoted("a\"b\n")  // "a\"b\n" with the quote and newline escaped
-func quoted(_ text: String) -> String {
+func quoted(_ text: String, limit: Int = quotedScalars) -> String {
   var shown = ""
   var scalars = 0
   for scalar in text.unicodeScalars {
-    if scalars == quotedScalars {
+    if scalars == limit {
       shown += "…"
       break
     }

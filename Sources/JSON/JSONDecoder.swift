@@ -181,8 +181,15 @@ extension JSONError {
       } else if message.hasPrefix("Invalid number of keys found") {
         // NB: the synthesized `init(from:)` of an enum, given an object without exactly one of
         // its cases.
-        let names = document.index(at: context.codingPath).map(document.memberNames(at:))
-        message = "expected exactly one known case, found " + (names ?? "nothing")
+        let index = document.index(at: context.codingPath)
+        message = "expected exactly one known case, found "
+          + (index.map(document.memberNames(at:)) ?? "nothing")
+        // NB: the synthesized `init(from:)` names the enum itself, whose cases its keys are.
+        if case let .typeMismatch(type, _) = error, let cases = EnumCases.names(of: type),
+          let hint = CaseHint.hint(sent: index.flatMap(document.soleMemberName(at:)), cases: cases)
+        {
+          message += " (\(hint))"
+        }
       }
       self.init(.shape, path: pointer(context.codingPath), message)
     case let .keyNotFound(key, context):

@@ -34,11 +34,14 @@ public struct JSONError: Error, CustomStringConvertible, Equatable, Sendable {
   }
 
   /// `text` as messages quote a value from the input: a JSON string, escaped as JSON escapes it
-  /// (quotes, backslashes, control characters), cut after 20 Unicode scalars with "…". For the
-  /// messages of `DecodingError`s a type throws, so they name values as the library's do.
+  /// (quotes, backslashes, control characters), cut after 20 Unicode scalars (or `limit`) with
+  /// "…". For the messages of `DecodingError`s a type throws, so they name values as the
+  /// library's do.
   ///
   ///     JSONError.quoted("x\"\n")  // "x\"\n", escaped
-  public static func quoted(_ text: String) -> String { JSON.quoted(text) }
+  public static func quoted(_ text: String, limit: Int = 20) -> String {
+    JSON.quoted(text, limit: limit)
+  }
 
   /// A path as a message shows it: control characters escaped (`\u000A`), and a long one cut
   /// to its last 200 characters after "…".

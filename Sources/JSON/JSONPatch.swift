@@ -8,7 +8,8 @@
 ///
 /// Arrays whose elements are all objects with distinct `"id"` members (strings or numbers) are
 /// diffed by id: an insert, a removal or a move patches the elements concerned, with `add`,
-/// `remove` and `move` operations, and an element that kept its id is diffed member by member.
+/// `remove` and `move` operations (the fewest moves; a reorder that needs more than
+/// ``maxMoves`` replaces the array), and an element that kept its id is diffed member by member.
 /// Other arrays are diffed by position (common length member by member, then adds or removes at
 /// the end). Objects are diffed by key; member order is not significant.
 public enum JSONPatch {
@@ -171,12 +172,12 @@ public enum JSONPatch {
     // NB: the common case first: the same ids in the same order (or no ids): by position, with
     // no set or dictionary built.
     guard let oldIDs = ids(a), let newIDs = ids(b), oldIDs != newIDs,
-      isUnique(oldIDs), isUnique(newIDs)
+      let oldPositions = positions(of: oldIDs), let wanted = distinct(newIDs)
     else {
       diffPositional(a, b, path: &path, into: &ops)
       return
     }
-    diffIdentified(a, oldIDs, b, newIDs, path: &path, into: &ops)
+    diffIdentified(a, oldIDs, oldPositions, b, newIDs, wanted, path: &path, into: &ops)
   }
 
   static func diffPositional(
@@ -224,62 +225,176 @@ public enum JSONPatch {
     return ids
   }
 
-  static func isUnique(_ ids: [Identity]) -> Bool {
+  /// The ids as a set; nil if one occurs twice.
+  static func distinct(_ ids: [Identity]) -> Set<Identity>? {
     var seen = Set<Identity>(minimumCapacity: ids.count)
-    for id in ids where !seen.insert(id).inserted { return false }
-    return true
+    for id in ids where !seen.insert(id).inserted { return nil }
+    return seen
   }
 
-  /// Turns `a` into `b` by id: removes the ids `b` lacks (from the end), then, position by
-  /// position, diffs the element in place, moves it there from further on, or adds it.
+  /// Each id's position; nil if one occurs twice.
+  static func positions(of ids: [Identity]) -> [Identity: Int]? {
+    var positions = [Identity: Int](minimumCapacity: ids.count)
+    for (index, id) in ids.enumerated() where positions.updateValue(index, forKey: id) != nil {
+      return nil
+    }
+    return positions
+  }
+
+  /// The most elements a patch moves in one identified array: a reorder that would move more
+  /// replaces the array (see ``diffIdentified(_:_:_:_:_:_:path:into:)``).
+  public static let maxMoves = 64
+
+  /// Turns `a` into `b` by id: removes the ids `b` lacks (from the end); then, position by
+  /// position, leaves in place the elements of a longest run whose order did not change (a
+  /// longest increasing subsequence of their old positions), moves each other element there,
+  /// adds the new ones, and diffs each element kept. O(n log n). A single insert, removal or
+  /// move is one operation: the fewest moves that give the new order.
   ///
-  /// NB: the operations apply in order, so the ids are kept as the patched array will be after
-  /// each one. A single insert, removal or move costs one operation plus the scan; reordering
-  /// many elements costs a move each (and a scan each: quadratic in the worst case).
+  /// NB: a reorder that would take more than ``maxMoves`` moves replaces the array whole: a host
+  /// applying a move shifts the array's elements (O(n) each), so reversing n elements would cost
+  /// it O(n²), where a replace costs O(n) (docs/state-changes.md, "Patches").
+  ///
+  /// `oldPositions` are the positions of `oldIDs`, `wanted` the set of `newIDs` (each id once).
   static func diffIdentified(
-    _ a: [JSONValue], _ oldIDs: [Identity], _ b: [JSONValue], _ newIDs: [Identity],
-    path: inout Path, into ops: inout [JSONValue]
+    _ a: [JSONValue], _ oldIDs: [Identity], _ oldPositions: [Identity: Int], _ b: [JSONValue],
+    _ newIDs: [Identity], _ wanted: Set<Identity>, path: inout Path, into ops: inout [JSONValue]
   ) {
-    let wanted = Set(newIDs)
-    var current: [(id: Identity, value: JSONValue)] = []
-    current.reserveCapacity(a.count)
-    for index in stride(from: a.count - 1, through: 0, by: -1)
-    where !wanted.contains(oldIDs[index]) {
+    // NB: the elements kept, by rank (their order in `a`, removed ones left out): each old
+    // element's rank (-1: removed), and each rank's position in `a`.
+    var rankAt = [Int](repeating: -1, count: a.count)
+    var kept: [Int] = []
+    kept.reserveCapacity(a.count)
+    for (index, id) in oldIDs.enumerated() where wanted.contains(id) {
+      rankAt[index] = kept.count
+      kept.append(index)
+    }
+    // Each new position's rank (-1: an element `a` lacks), and whether it stays in place.
+    let ranks = newIDs.map { id in oldPositions[id].map { rankAt[$0] } ?? -1 }
+    let stays = longestIncreasing(ranks)
+    let staying = stays.reduce(0) { $0 + ($1 ? 1 : 0) }
+    guard kept.count - staying <= maxMoves else {
+      ops.append(operation("replace", path.pointer(), value: .array(b)))
+      return
+    }
+    for index in stride(from: a.count - 1, through: 0, by: -1) where rankAt[index] < 0 {
       ops.append(operation("remove", path.pointer(.index(index))))
     }
-    for (index, id) in oldIDs.enumerated() where wanted.contains(id) {
-      current.append((id, a[index]))
+    // NB: where each element is, as the operations apply one after the other, is counted in
+    // slots laid out in the final order: a kept element's old slot, then the slots of the
+    // elements placed after it (moved or added) up to the next one that stays. An element's
+    // index is the number of occupied slots before its own (``Occupancy``: O(log n)).
+    var placed = [Int](repeating: 0, count: kept.count + 1)
+    var anchor = -1
+    for index in ranks.indices {
+      if stays[index] {
+        anchor = ranks[index]
+      } else {
+        placed[anchor + 1] += 1
+      }
     }
-    var position: [Identity: Int] = [:]
-    for (index, entry) in current.enumerated() { position[entry.id] = index }
-    var positionsValid = true
+    var base = [Int](repeating: 0, count: kept.count + 1)
+    var slots = 0
+    for group in base.indices {
+      base[group] = slots
+      slots += 1 + placed[group]
+    }
+    // NB: group 0 (the elements placed before the first that stays) has a slot of its own that
+    // nothing occupies; group r + 1's first slot is kept element r's.
+    var occupancy = Occupancy(slots: slots, occupied: base.dropFirst())
+    anchor = -1
+    var following = 0
     for index in 0..<b.count {
-      let id = newIDs[index]
-      if index < current.count && current[index].id == id {
-        path.steps.append(.index(index))
-        diff(current[index].value, b[index], path: &path, into: &ops)
+      let old = ranks[index]
+      if stays[index] {
+        anchor = old
+        following = 0
+        let at = occupancy.count(before: base[old + 1])
+        path.steps.append(.index(at))
+        diff(a[kept[old]], b[index], path: &path, into: &ops)
         path.steps.removeLast()
         continue
       }
-      if !positionsValid {
-        position = [:]
-        for (offset, entry) in current.enumerated() { position[entry.id] = offset }
-        positionsValid = true
+      following += 1
+      let slot = base[anchor + 1] + following
+      guard old >= 0 else {
+        let at = occupancy.count(before: slot)
+        occupancy.occupy(slot, 1)
+        ops.append(operation("add", path.pointer(.index(at)), value: b[index]))
+        continue
       }
-      if let from = position[id], from > index {
-        let entry = current.remove(at: from)
-        current.insert(entry, at: index)
-        positionsValid = false
-        ops.append(
-          operation("move", path.pointer(.index(index)), from: path.pointer(.index(from))))
-        path.steps.append(.index(index))
-        diff(entry.value, b[index], path: &path, into: &ops)
-        path.steps.removeLast()
-      } else {
-        current.insert((id, b[index]), at: index)
-        positionsValid = false
-        ops.append(operation("add", path.pointer(.index(index)), value: b[index]))
+      let from = occupancy.count(before: base[old + 1])
+      occupancy.occupy(base[old + 1], -1)
+      let at = occupancy.count(before: slot)
+      occupancy.occupy(slot, 1)
+      if from != at {
+        ops.append(operation("move", path.pointer(.index(at)), from: path.pointer(.index(from))))
       }
+      path.steps.append(.index(at))
+      diff(a[kept[old]], b[index], path: &path, into: &ops)
+      path.steps.removeLast()
+    }
+  }
+
+  /// Which of `ranks` (-1: none) belong to a longest strictly increasing subsequence of those
+  /// that are not -1 (patience sorting: O(n log n)).
+  static func longestIncreasing(_ ranks: [Int]) -> [Bool] {
+    // NB: `tails[k]` is where the smallest last rank of an increasing run of k + 1 ends.
+    var tails: [Int] = []
+    var previous = [Int](repeating: -1, count: ranks.count)
+    for (index, rank) in ranks.enumerated() where rank >= 0 {
+      var low = 0
+      var high = tails.count
+      while low < high {
+        let middle = (low + high) / 2
+        if ranks[tails[middle]] < rank { low = middle + 1 } else { high = middle }
+      }
+      if low > 0 { previous[index] = tails[low - 1] }
+      if low == tails.count { tails.append(index) } else { tails[low] = index }
+    }
+    var stays = [Bool](repeating: false, count: ranks.count)
+    var index = tails.last ?? -1
+    while index >= 0 {
+      stays[index] = true
+      index = previous[index]
+    }
+    return stays
+  }
+
+  /// Which slots are occupied, counted in O(log n) (a Fenwick tree).
+  struct Occupancy {
+    /// 1-based: `tree[i]` sums the slots `i - (i & -i) ..< i`.
+    private var tree: [Int]
+
+    /// `slots` slots, those in `occupied` occupied.
+    init<S: Sequence<Int>>(slots: Int, occupied: S) {
+      tree = [Int](repeating: 0, count: slots + 1)
+      for slot in occupied { tree[slot + 1] += 1 }
+      // NB: each node passes its sum on to its parent: built in O(n).
+      for index in 1..<tree.count {
+        let parent = index + (index & -index)
+        if parent < tree.count { tree[parent] += tree[index] }
+      }
+    }
+
+    /// Adds `delta` (1: occupied; -1: emptied) to `slot`.
+    mutating func occupy(_ slot: Int, _ delta: Int) {
+      var index = slot + 1
+      while index < tree.count {
+        tree[index] += delta
+        index += index & -index
+      }
+    }
+
+    /// How many slots before `slot` are occupied.
+    func count(before slot: Int) -> Int {
+      var index = slot
+      var sum = 0
+      while index > 0 {
+        sum += tree[index]
+        index -= index & -index
+      }
+      return sum
     }
   }
 

@@ -77,10 +77,12 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
           ScalarKeyedContainer<Key>(document, at: index, caseKey: caseKey))
       }
       if document.pointee.kind(at: index) == .string {
+        let cases = EnumCases.all(Key.self)?.map(\.stringValue) ?? []
+        let hint = CaseHint.hint(sent: document.pointee.shortString(at: index), cases: cases)
         throw JSONError(
           .shape, path: document.pointee.pointer(to: index),
-          "\(document.pointee.brief(at: index)) is not a known case (expected a case name or "
-            + "an object)")
+          "\(document.pointee.quotedPrefix(at: index, limit: CaseHint.nameScalars)) is not a "
+            + "known case (expected a case name or an object\(hint.map { "; " + $0 } ?? ""))")
       }
       throw mismatch("an object")
     case .emptyObject:

@@ -403,8 +403,11 @@ public final class Store<State, Action>: @unchecked Sendable {
   }
 
   /// Pull mode: the requests and cancellation notices waiting, oldest first, now the caller's.
+  /// A cancelled request takes answers (which change nothing) until its notice is taken here.
   public func takeRequests() -> [HostRequestNotice] {
-    core.inbox.takeNotices()
+    let notices = core.inbox.takeNotices()
+    core.endCancelled(in: notices)
+    return notices
   }
 
   /// Writes the store's trace of host requests to `sink` (nil: nowhere).
@@ -639,14 +642,19 @@ public final class Store<State, Action>: @unchecked Sendable {
           continue
         }
         core.beginDelivering(leaf)
-        control.call(frames) { handler._withUnsafeGuaranteedRef { $0.request(info) } }
+        var callback = RequestCallback(handler: handler, info: consume info)
+        control.call(frames, &callback)
         core.endDelivering()
       case let .cancel(id):
         if let handler {
-          control.call(frames) { handler._withUnsafeGuaranteedRef { $0.cancel(id) } }
+          var callback = CancelCallback(handler: handler, id: id)
+          control.call(frames, &callback)
         }
       case .notify:
-        for subscriber in subscribers { control.call(frames) { subscriber(version) } }
+        for subscriber in subscribers {
+          var callback = NotifyCallback(subscriber: subscriber, version: version)
+          control.call(frames, &callback)
+        }
       }
     }
   }

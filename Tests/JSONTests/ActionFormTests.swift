@@ -76,16 +76,22 @@ private enum Action: Codable, Equatable {
   func failure(_ text: String) -> JSONError? {
     error { () throws(JSONError) in try decode(Action.self, text) }
   }
+  let cases =
+    #"valid cases: "child", "increment", "move", "setCount", "setName", "setPoint", "setTags", "#
+    + #""team", "toggle""#
   #expect(failure(#""jump""#)?.kind == .shape)
-  #expect(failure(#""jump""#)?.description == #"at /: "jump" is not a known case (expected a case name or an object)"#)
+  #expect(
+    failure(#""jump""#)?.description
+      == #"at /: "jump" is not a known case (expected a case name or an object; "# + cases + ")")
   #expect(
     failure(#"{"jump":{}}"#)?.description
-      == #"at /: expected exactly one known case, found "jump""#)
+      == #"at /: expected exactly one known case, found "jump" ("# + cases + ")")
   #expect(
     failure(#"{"increment":{},"setCount":1}"#)?.description
-      == #"at /: expected exactly one known case, found "increment", "setCount""#)
+      == #"at /: expected exactly one known case, found "increment", "setCount" ("# + cases + ")")
   #expect(
-    failure(#"{}"#)?.description == "at /: expected exactly one known case, found no members")
+    failure(#"{}"#)?.description
+      == "at /: expected exactly one known case, found no members (" + cases + ")")
   #expect(
     failure(#"{"setCount":"x"}"#)?.description == #"at /setCount: expected an integer, found "x""#)
   #expect(failure(#"{"toggle":{}}"#)?.description == #"at /toggle: missing member "id""#)

@@ -67,7 +67,9 @@ private enum ManyCases: Codable, Equatable {
 @Test func unknownCasesAndBadPayloadsFailTheSameEveryTime() throws {
   for _ in 0..<3 {
     let unknown = codableError(ManyCases.self, #"{"nope":{"id":1}}"#)
-    #expect(unknown == #"at /: expected exactly one known case, found "nope""#)
+    #expect(
+      unknown?.hasPrefix(
+        #"at /: expected exactly one known case, found "nope" (did you mean "none"?"#) == true)
     let two = codableError(ManyCases.self, #"{"c1":{"id":1},"c2":{"id":2}}"#)
     #expect(two?.contains("expected exactly one known case") == true)
     let wrong = codableError(ManyCases.self, #"{"c1":{"id":"x"}}"#)

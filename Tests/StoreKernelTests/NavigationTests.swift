@@ -156,10 +156,12 @@ struct Navigator: Reducer {
   store.finish()
 }
 
-@Test func theDismissDependencyDoesNothingOutsideAPresentation() {
+@Test func theDismissDependencyAtTheRootDismissesTheTestStore() {
   let store = TestStore(
     initialState: Ticker.State(), reducer: Ticker(), reporter: .swiftTesting)
+  store.send(.startTimer)
   store.send(.closeButtonTapped)
+  #expect(store.isDismissed)
   store.finish()
 }
 
@@ -167,22 +169,21 @@ struct Navigator: Reducer {
 
 @Test func anAlertButtonsActionReachesTheParentAndTheAlertGoesAway() {
   let store = TestStore(initialState: Sheets.State(), reducer: Sheets(), reporter: .swiftTesting)
-  store.send(.resetButtonTapped) {
-    $0.alert = AlertState(
-      title: "Reset the count?", message: "It goes back to 0.",
-      buttons: [
-        ButtonState(role: .destructive, action: .confirmReset, label: "Reset"),
-        ButtonState(action: .keep, label: "Keep"),
-        ButtonState(role: .cancel, label: "Cancel"),
-      ])
-  }
+  let alert = AlertState<Sheets.Action.Alert>(
+    title: "Reset the count?", message: "It goes back to 0.",
+    buttons: [
+      ButtonState(role: .destructive, action: .confirmReset, label: "Reset"),
+      ButtonState(action: .keep, label: "Keep"),
+      ButtonState(role: .cancel, label: "Cancel"),
+    ])
+  store.send(.resetButtonTapped) { $0.alert = alert }
   store.send(.alert(.presented(.confirmReset))) {
     $0.count = 0
     $0.alert = nil
   }
-  store.send(.resetButtonTapped) { $0.alert = store.state.alert }
+  store.send(.resetButtonTapped) { $0.alert = alert }
   store.send(.alert(.presented(.keep))) { $0.alert = nil }
-  store.send(.resetButtonTapped) { $0.alert = store.state.alert }
+  store.send(.resetButtonTapped) { $0.alert = alert }
   store.send(.alert(.dismiss)) { $0.alert = nil }
   store.finish()
 }

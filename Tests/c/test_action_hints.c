@@ -1,5 +1,6 @@
 /* Errors that say what to send instead (issue 14, item 7): a payload case sent as a bare name, and
- * a case name without its JSON quotes. A failed send changes nothing. */
+ * a case name without its JSON quotes; an unknown case with the valid ones and the closest (issue
+ * 37). A failed send changes nothing. */
 #include <tca.h>
 
 #include "harness.h"
@@ -31,6 +32,16 @@ int main(void) {
   check_error(store, "incrementButtonTapped", TCA_ERR_JSON_SYNTAX, "at byte 0: unexpected ");
   CHECK_CONTAINS(tca_last_error(),
                  "(a case name is a JSON string: \"\\\"incrementButtonTapped\\\"\")");
+
+  /* An unknown case: quoted whole as sent, the closest cases, then the valid ones. */
+  check_error(store, "{\"numberFactResponseFailed\":\"offline\"}", TCA_ERR_JSON_SHAPE,
+              "at /: expected exactly one known case, found \"numberFactResponseFailed\" (did you "
+              "mean \"numberFactResponse\" or \"numberFactFailed\"? valid cases: "
+              "\"decrementButtonTapped\", \"incrementButtonTapped\", \"numberFactButtonTapped\", "
+              "\"numberFactFailed\", \"numberFactResponse\")");
+  check_error(store, "\"incrementButtonTaped\"", TCA_ERR_JSON_SHAPE,
+              "\"incrementButtonTaped\" is not a known case (expected a case name or an object; "
+              "did you mean \"incrementButtonTapped\"? valid cases: ");
 
   /* Other mistakes keep their own errors, without a hint. */
   check_error(store, "\"jump\"", TCA_ERR_JSON_SHAPE, "\"jump\" is not a known case");

@@ -244,6 +244,138 @@ static void test_replay_refuses_bad_journals(void) {
   CHECK_STATUS(tca_store_replay(NULL, 0, TCA_VERSION_NONE, NULL, &out), TCA_ERR_INVALID_ARGUMENT);
 }
 
+/* ---- the versions a journal's lines carry ---------------------------------------------------- */
+
+#define COUNTER_HEADER                                                                      \
+  "{\"tcaJournal\":1,\"feature\":\"counter\",\"clock\":\"manual\",\"seed\":7,\"version\":0," \
+  "\"state\":{\"count\":0,\"isNumberFactLoading\":false}}\n"
+#define INCREMENT(version) "{\"send\":{\"incrementButtonTapped\":{}},\"version\":" version "}\n"
+
+/* Replays `journal` to `to`: the status, and the store (NULL on failure) in `out`. */
+static tca_status replay(const char *journal, uint64_t to, tca_store **out) {
+  *out = NULL;
+  return tca_store_replay(journal, strlen(journal), to, NULL, out);
+}
+
+/* A journal is refused with TCA_ERR_JSON_SHAPE, the message naming `line` and saying `why`. */
+static void refused(const char *journal, const char *line, const char *why) {
+  tca_store *out = NULL;
+  CHECK_STATUS(replay(journal, TCA_VERSION_NONE, &out), TCA_ERR_JSON_SHAPE);
+  CHECK(out == NULL);
+  if (strstr(tca_last_error(), line) == NULL || strstr(tca_last_error(), why) == NULL)
+    fprintf(stderr, "  the error: %s\n", tca_last_error());
+  CHECK_CONTAINS(tca_last_error(), line);
+  CHECK_CONTAINS(tca_last_error(), why);
+  tca_store_free(out);
+}
+
+/* Replays `journal`, then the replayed store's own journal, then that one's: the same state and
+ * version each time, and to every version the same state both ways. */
+static void round_trips(const char *journal, uint64_t versions) {
+  tca_store *first = NULL, *second = NULL, *third = NULL;
+  CHECK_STATUS(replay(journal, TCA_VERSION_NONE, &first), TCA_OK);
+  if (first == NULL) return;
+  char *again = journal_of(first);
+  CHECK_STATUS(replay(again, TCA_VERSION_NONE, &second), TCA_OK);
+  char *thrice = second ? journal_of(second) : NULL;
+  if (thrice != NULL) CHECK_STATUS(replay(thrice, TCA_VERSION_NONE, &third), TCA_OK);
+  if (second != NULL && third != NULL) {
+    char *a = state_of(first), *b = state_of(second), *c = state_of(third);
+    CHECK(a && b && c && strcmp(a, b) == 0 && strcmp(b, c) == 0);
+    CHECK(tca_store_version(first) == versions && tca_store_version(second) == versions);
+    CHECK(tca_store_version(third) == versions);
+    /* The replayed store's journal replays as its own does (byte for byte, once replayed). */
+    CHECK(strcmp(again, thrice) == 0);
+    tca_string_free(a), tca_string_free(b), tca_string_free(c);
+    for (uint64_t v = 0; v <= versions; v++) {
+      tca_store *x = NULL, *y = NULL;
+      CHECK_STATUS(replay(journal, v, &x), TCA_OK);
+      CHECK_STATUS(replay(again, v, &y), TCA_OK);
+      char *sx = x ? state_of(x) : NULL, *sy = y ? state_of(y) : NULL;
+      CHECK(sx && sy && strcmp(sx, sy) == 0);
+      tca_string_free(sx), tca_string_free(sy);
+      tca_store_free(x), tca_store_free(y);
+    }
+  }
+  tca_string_free(again);
+  tca_string_free(thrice);
+  tca_store_free(first), tca_store_free(second), tca_store_free(third);
+}
+
+/* TCA_VERSION_NONE's value as a version: a line is refused (a replayed store reported it as its
+ * version, as if it were gone), and so is a header that does not start at 0. */
+static void test_a_version_of_none_is_refused(void) {
+  refused(COUNTER_HEADER INCREMENT("18446744073709551615"), "journal line 2",
+          "TCA_VERSION_NONE");
+  refused(COUNTER_HEADER INCREMENT("1") INCREMENT("18446744073709551615"), "journal line 3",
+          "TCA_VERSION_NONE");
+  const char *header =
+      "{\"tcaJournal\":1,\"feature\":\"counter\",\"clock\":\"manual\",\"seed\":7,"
+      "\"version\":18446744073709551615,\"state\":{\"count\":0,\"isNumberFactLoading\":false}}\n";
+  refused(header, "journal line 1", "starts at version 0");
+  /* Consistent versions: the replayed store's version is the journal's. */
+  tca_store *out = NULL;
+  CHECK_STATUS(replay(COUNTER_HEADER INCREMENT("1") INCREMENT("2"), TCA_VERSION_NONE, &out),
+               TCA_OK);
+  CHECK(out != NULL && tca_store_version(out) == 2);
+  tca_store_free(out);
+}
+
+/* Versions 1, 2, 1: the third line goes back (to_version = 1 would name two states). */
+static void test_versions_never_go_back(void) {
+  refused(COUNTER_HEADER INCREMENT("1") INCREMENT("2") INCREMENT("1"), "journal line 4",
+          "versions never go back");
+  /* Refused to any version that reaches the line; to 1, the line is not reached. */
+  tca_store *out = NULL;
+  CHECK_STATUS(replay(COUNTER_HEADER INCREMENT("1") INCREMENT("2") INCREMENT("1"), 1, &out),
+               TCA_OK);
+  char *state = out ? state_of(out) : NULL;
+  CHECK(state && strcmp(state, "{\"count\":1,\"isNumberFactLoading\":false}") == 0);
+  tca_string_free(state);
+  tca_store_free(out);
+}
+
+/* A fact fetched, the fetch cancelled by a re-tap, and a late answer given before the host took
+ * the notice (pull mode): the store accepted it and it changed nothing, so the replay skips it.
+ * With the version it was recorded with, the journal replays, and the replayed store's journal
+ * reproduces it; with a version that claims a change, it is refused. */
+#define RETAP                                                                                  \
+  "{\"send\":{\"numberFactButtonTapped\":{}},\"version\":1}\n"                                \
+  "{\"request\":{\"id\":1,\"name\":\"numberFact.fetch\",\"kind\":\"oneShot\",\"payload\":0}}\n" \
+  "{\"send\":{\"numberFactButtonTapped\":{}},\"version\":1}\n"
+#define CANCELLED_AND_RETRIED                                                             \
+  "{\"cancelled\":1}\n"                                                                   \
+  "{\"request\":{\"id\":2,\"name\":\"numberFact.fetch\",\"kind\":\"oneShot\",\"payload\":0}}\n"
+
+static void test_a_skipped_answer_keeps_its_version(void) {
+  const char *recorded = COUNTER_HEADER RETAP "{\"respond\":1,\"value\":\"late\",\"version\":1}\n"
+      CANCELLED_AND_RETRIED INCREMENT("2");
+  round_trips(recorded, 2);
+  /* The skipped answer last: its version is the journal's last. */
+  round_trips(COUNTER_HEADER RETAP "{\"respond\":1,\"value\":\"late\",\"version\":1}\n", 1);
+  refused(COUNTER_HEADER RETAP "{\"respond\":1,\"value\":\"late\",\"version\":2}\n",
+          "journal line 5", "changed the state 0 times");
+  refused(COUNTER_HEADER RETAP "{\"respond\":1,\"value\":\"late\",\"version\":2}\n"
+          CANCELLED_AND_RETRIED INCREMENT("3"),
+          "journal line 5", "changed the state 0 times");
+}
+
+/* Hand edits: a version raised past the changes made, or kept over a change, is refused; one
+ * that keeps the journal consistent replays. */
+static void test_hand_edited_journals(void) {
+  refused(COUNTER_HEADER INCREMENT("1") INCREMENT("5"), "journal line 3",
+          "is 4 above the 1 before it, but the inputs since changed the state 1 time");
+  refused(COUNTER_HEADER INCREMENT("0"), "journal line 2", "the inputs since changed the state");
+  refused(COUNTER_HEADER "{\"send\":{\"incrementButtonTapped\":{}},\"version\":-1}\n",
+          "journal line 2", "not a state version");
+  /* An increment and a decrement each raise the version; an input that changes nothing keeps
+   * it; two inputs given together in a callback may share one. */
+  round_trips(COUNTER_HEADER INCREMENT("1")
+              "{\"send\":{\"decrementButtonTapped\":{}},\"version\":2}\n"
+              "{\"advance\":100,\"version\":2}\n" INCREMENT("3") INCREMENT("3"),
+              3);
+}
+
 static void test_stores_that_do_not_record(void) {
   tca_store *store = NULL;
   CHECK_STATUS(tca_store_new("counter", NULL, NULL, &store), TCA_OK);
@@ -309,6 +441,10 @@ int main(void) {
   test_no_handler_fails_through_the_journal();
   test_inputs_of_a_callback_replay_in_the_order_applied();
   test_replay_refuses_bad_journals();
+  test_a_version_of_none_is_refused();
+  test_versions_never_go_back();
+  test_a_skipped_answer_keeps_its_version();
+  test_hand_edited_journals();
   test_stores_that_do_not_record();
   test_reductions_with_their_origin();
   test_canonical_actions();

@@ -171,6 +171,80 @@ static void test_answered_from_another_thread(void) {
   tca_store_free(store);
 }
 
+/* Whether the counter's state has no number fact (the member is then left out). */
+static int no_fact(tca_store *store) {
+  char *json = NULL;
+  tca_status status = tca_store_get(store, "/numberFact", &json, NULL);
+  tca_string_free(json);
+  return status == TCA_ERR_NOT_FOUND;
+}
+
+/* An id stays answerable until its {"cancelled":id} notice is taken (tca.h): an answer given
+ * while the notice waits, from this thread or another, is checked and accepted as any, and
+ * changes nothing; once the notice is taken, answers are refused. Recorded, and replayed. */
+static void test_answerable_until_the_notice_is_taken(void) {
+  tca_options options;
+  tca_options_init(&options);
+  options.requests = TCA_REQUESTS_QUEUED;
+  options.clock = TCA_CLOCK_MANUAL;
+  options.record = 1;
+  tca_store *store = NULL;
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &store), TCA_OK);
+  if (store == NULL) return;
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  tca_string_free(take(store));
+  /* #1 taken, then cancelled by a re-tap (which makes #2): its notice waits. */
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  uint64_t version = tca_store_version(store);
+  CHECK_STATUS(tca_store_respond(store, 1, "{\"not\":\"a fact\"}"), TCA_ERR_JSON_SHAPE);
+  CHECK_STATUS(tca_store_complete(store, 1), TCA_ERR_NOT_A_STREAM);
+  CHECK_STATUS(tca_store_respond(store, 1, "\"a late fact\""), TCA_OK);
+  CHECK(tca_store_version(store) == version);
+  CHECK(no_fact(store));
+  CHECK(value_is(store, "/isNumberFactLoading", "true"));
+  /* Answered: a one-shot request takes one answer. */
+  CHECK_STATUS(tca_store_respond(store, 1, "\"again\""), TCA_ERR_REQUEST_FINISHED);
+  CHECK(take_is(store, "[{\"cancelled\":1},{\"id\":2,\"name\":\"numberFact.fetch\","
+                       "\"kind\":\"oneShot\",\"payload\":0}]"));
+
+  /* #2, never taken, cancelled by a re-tap: an answer from another thread is accepted while
+   * the notice waits, and changes nothing. */
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  version = tca_store_version(store);
+  answer_job job = {store, 2, -1};
+  pthread_t thread;
+  pthread_create(&thread, NULL, answer_from_thread, &job);
+  pthread_join(thread, NULL);
+  CHECK_STATUS(job.status, TCA_OK);
+  CHECK_STATUS(tca_store_poll(store, NULL), TCA_OK);
+  CHECK(tca_store_version(store) == version);
+  CHECK(no_fact(store));
+  CHECK(take_is(store, "[{\"cancelled\":2},{\"id\":3,\"name\":\"numberFact.fetch\","
+                       "\"kind\":\"oneShot\",\"payload\":0}]"));
+  /* The notice taken: refused. */
+  CHECK_STATUS(tca_store_fail(store, 2, "offline"), TCA_ERR_REQUEST_FINISHED);
+  CHECK_STATUS(tca_store_respond(store, 1, "\"later still\""), TCA_ERR_REQUEST_FINISHED);
+  CHECK_STATUS(tca_store_respond(store, 3, "\"0 is a fact\""), TCA_OK);
+  CHECK(value_is(store, "/numberFact", "\"0 is a fact\""));
+
+  /* The journal replays to the same state and version. */
+  char *journal = NULL;
+  size_t length = 0;
+  CHECK_STATUS(tca_store_journal(store, &journal, &length), TCA_OK);
+  tca_store *replayed = NULL;
+  CHECK_STATUS(tca_store_replay(journal, length, TCA_VERSION_NONE, NULL, &replayed), TCA_OK);
+  if (replayed != NULL) {
+    char *a = state_of(store), *b = state_of(replayed);
+    CHECK(a != NULL && b != NULL && strcmp(a, b) == 0);
+    CHECK(tca_store_version(replayed) == tca_store_version(store));
+    tca_string_free(a);
+    tca_string_free(b);
+    tca_store_free(replayed);
+  }
+  tca_string_free(journal);
+  tca_store_free(store);
+}
+
 /* Freeing a store with requests (and notices) waiting releases them (valgrind checks). */
 static void test_free_with_requests_waiting(void) {
   for (int i = 0; i < 20; i++) {
@@ -255,6 +329,7 @@ int main(void) {
   test_requests_queued_and_cancelled();
   test_callback_mode_takes_nothing();
   test_answered_from_another_thread();
+  test_answerable_until_the_notice_is_taken();
   test_free_with_requests_waiting();
   test_answers_on_the_host_thread();
   TEST_SUMMARY();

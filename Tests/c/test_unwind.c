@@ -122,10 +122,37 @@ static void test_longjmp_out_of_a_subscriber(void) {
   tca_store_free(store);
 }
 
+/* A worker thread's callback longjmps to the top of the worker, which ends without calling
+ * libtca again: the store is unwound when the thread ends; free returns. */
+static jmp_buf worker_escape;
+
+static void jump_to_worker_top(void *userdata, tca_store *store, uint64_t id, const char *name,
+                               const char *payload, size_t length) {
+  (void)userdata, (void)store, (void)id, (void)name, (void)payload, (void)length;
+  longjmp(worker_escape, 1);
+}
+
+static void *send_then_jump(void *argument) {
+  if (setjmp(worker_escape) == 0) tca_store_send(argument, "\"numberFactButtonTapped\"");
+  return NULL;
+}
+
+static void test_worker_that_ends_after_a_longjmp(void) {
+  tca_store *store = NULL;
+  CHECK_STATUS(tca_store_new("counter", NULL, NULL, &store), TCA_OK);
+  CHECK_STATUS(tca_store_set_effect_handler(store, jump_to_worker_top, NULL, NULL), TCA_OK);
+  pthread_t worker;
+  pthread_create(&worker, NULL, send_then_jump, store);
+  pthread_join(worker, NULL);
+  check_refused(store);
+  tca_store_free(store); /* the watchdog fails the test if this hangs */
+}
+
 int main(void) {
   signal(SIGALRM, on_hang);
   alarm(getenv("TCA_TEST_QUICK") ? 600 : 60);
   test_longjmp_out_of_a_request_callback();
   test_longjmp_out_of_a_subscriber();
+  test_worker_that_ends_after_a_longjmp();
   TEST_SUMMARY();
 }

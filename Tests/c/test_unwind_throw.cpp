@@ -100,11 +100,87 @@ static void test_throw_from_subscriber() {
   tca_store_free(store);
 }
 
+// A worker thread's callback throws; the worker catches it at its top and ends without calling
+// libtca again. The store is unwound at once: other threads are refused, and free returns.
+static void *send_and_catch_at_top(void *argument) {
+  try {
+    tca_store_send(static_cast<tca_store *>(argument), "\"numberFactButtonTapped\"");
+  } catch (const std::runtime_error &) {
+  }
+  return nullptr;
+}
+
+static void test_worker_that_dies_unwinding() {
+  tca_store *store = nullptr;
+  CHECK(tca_store_new("counter", nullptr, nullptr, &store) == TCA_OK);
+  CHECK(tca_store_set_request_handler(store, throw_from_request, nullptr, nullptr) == TCA_OK);
+  pthread_t worker;
+  pthread_create(&worker, nullptr, send_and_catch_at_top, store);
+  pthread_join(worker, nullptr);
+  check_refused(store);
+  tca_store_free(store);  // the watchdog fails the test if this hangs
+}
+
+// After an exception left a callback, a call from a frame deeper than the dead callback's (a
+// helper with a large buffer) is refused, not queued as if made from inside the callback.
+__attribute__((noinline)) static tca_status send_from_deep_frame(tca_store *store) {
+  volatile char buffer[4096];
+  buffer[0] = 1;
+  buffer[sizeof buffer - 1] = buffer[0];
+  return tca_store_send(store, "\"incrementButtonTapped\"");
+}
+
+__attribute__((noinline)) static tca_status respond_from_deep_frame(tca_store *store) {
+  volatile char buffer[4096];
+  buffer[0] = 1;
+  buffer[sizeof buffer - 1] = buffer[0];
+  return tca_store_respond(store, 1, "\"a fact\"");
+}
+
+static void test_call_from_a_deeper_frame_after_a_throw() {
+  tca_store *store = nullptr;
+  CHECK(tca_store_new("counter", nullptr, nullptr, &store) == TCA_OK);
+  CHECK(tca_store_set_request_handler(store, throw_from_request, nullptr, nullptr) == TCA_OK);
+  try {
+    tca_store_send(store, "\"numberFactButtonTapped\"");
+  } catch (const std::runtime_error &) {
+  }
+  CHECK(send_from_deep_frame(store) == TCA_ERR_CALLBACK_UNWOUND);
+  CHECK(respond_from_deep_frame(store) == TCA_ERR_CALLBACK_UNWOUND);
+  check_refused(store);
+  tca_store_free(store);
+}
+
+// pthread_exit inside a callback unwinds it (a forced unwind): the store is unwound at once.
+static void exit_thread_from_request(void *, tca_store *, const tca_request *) {
+  pthread_exit(nullptr);
+}
+
+static void *send_then_exit(void *argument) {
+  tca_store_send(static_cast<tca_store *>(argument), "\"numberFactButtonTapped\"");
+  return nullptr;
+}
+
+static void test_pthread_exit_inside_a_callback() {
+  tca_store *store = nullptr;
+  CHECK(tca_store_new("counter", nullptr, nullptr, &store) == TCA_OK);
+  CHECK(tca_store_set_request_handler(store, exit_thread_from_request, nullptr, nullptr) ==
+        TCA_OK);
+  pthread_t worker;
+  pthread_create(&worker, nullptr, send_then_exit, store);
+  pthread_join(worker, nullptr);
+  check_refused(store);
+  tca_store_free(store);
+}
+
 int main() {
   signal(SIGALRM, on_hang);
   alarm(60);
   test_throw_from_request_callback();
   test_throw_from_subscriber();
+  test_worker_that_dies_unwinding();
+  test_call_from_a_deeper_frame_after_a_throw();
+  test_pthread_exit_inside_a_callback();
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

@@ -121,4 +121,6 @@ static inline __attribute__((noinline)) uintptr_t csystem_stack_address(void) {
   return (uintptr_t)__builtin_frame_address(0);
 }
 
+#include "CallGuard.h"
+
 #endif

@@ -1,4 +1,5 @@
 import StoreKernel
+import JSON
 
 /// The dice roller of dice-roller-tca-readme.md: a roll button that starts an animation at once
 /// and lands on 1...6 from the store's random source 500 ms later (store clock), a roll history
@@ -280,10 +281,23 @@ extension Dice.Action: Decodable {
       self = .view(try ViewAction(from: decoder))
     case let name? where names?.count == 1 && InternalAction.caseNames.contains(name):
       self = .internal(try InternalAction(from: decoder))
+    case let name? where names?.count == 1 && !Self.groupNames.contains(name):
+      // NB: a name of no case: the error lists every case a host may send here, the view and
+      // internal ones too, as the decoder lists an enum's.
+      let bare = (try? decoder.singleValueContainer().decode(String.self)) != nil
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: decoder.codingPath,
+          debugDescription: JSONError.unknownCase(
+            name, bare: bare,
+            cases: Self.groupNames + ViewAction.caseNames + InternalAction.caseNames)))
     default:
       self = try Grouped(from: decoder).action
     }
   }
+
+  /// The cases of the grouped form.
+  static let groupNames = ["view", "internal", "destination", "alert"]
 
   /// Any member name but `_0`: the decoder then reads a bare string as a case name.
   private struct CaseName: CodingKey {
@@ -297,7 +311,7 @@ extension Dice.Action: Decodable {
   }
 
   /// The synthesized form of the grouped action.
-  private enum Grouped: Decodable {
+  fileprivate enum Grouped: Decodable {
     case view(ViewAction)
     case `internal`(InternalAction)
     case destination(PresentationAction<Dice.Destination.Action>)
@@ -310,6 +324,24 @@ extension Dice.Action: Decodable {
       case let .destination(action): return .destination(action)
       case let .alert(action): return .alert(action)
       }
+    }
+  }
+}
+
+extension Dice.Action: JSONSchemaDescribing {
+  /// The grouped cases (`view`, `internal`, `destination`, `alert`), then the view and internal
+  /// actions the decoder also takes without their group (`"rollButtonTapped"`).
+  ///
+  /// NB: given, not derived: the decoder reads the member names of any object (its keys are
+  /// not an enum), which a derivation cannot follow.
+  public static func jsonSchema(
+    in builder: JSONSchemaBuilder
+  ) throws(JSONSchemaError) -> JSONValue {
+    try builder.define(Self.self, kind: "action") { () throws(JSONSchemaError) in
+      let cases =
+        try builder.actionCases(of: Grouped.self) + builder.actionCases(of: ViewAction.self)
+        + builder.actionCases(of: InternalAction.self)
+      return .object([("oneOf", .array(cases))])
     }
   }
 }

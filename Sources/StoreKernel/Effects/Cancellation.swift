@@ -42,9 +42,33 @@ struct CancelID: Hashable, @unchecked Sendable, CustomStringConvertible {
   }
 
   /// This identifier inside a child's namespace (an `ifLet` child, a `forEach` element): the
-  /// child's `.cancel(id:)` cannot reach its siblings' or its parent's effects of the same id.
+  /// child's `.cancel(id:)` cannot reach its siblings' or its parent's effects of the same id;
+  /// the parent's reaches the child's (see ``StoreCore/cancelChildren(of:sparingAncestorsOf:)``).
   func scoped(to namespace: CancelID) -> CancelID {
-    CancelID(Scoped(namespace: namespace, id: self))
+    guard let inner = scopedValue else {
+      return CancelID(Scoped(namespaces: [namespace], id: self))
+    }
+    return CancelID(Scoped(namespaces: [namespace] + inner.namespaces, id: inner.id))
+  }
+
+  /// The namespaces this identifier is inside, outermost first, and the identifier as the
+  /// innermost child gave it; for an identifier in no namespace, none and itself.
+  var namespacedParts: (namespaces: [CancelID], id: CancelID) {
+    guard let scoped = scopedValue else { return ([], self) }
+    return (scoped.namespaces, scoped.id)
+  }
+
+  /// Whether this identifier is inside a child's namespace.
+  ///
+  /// NB: a flag of the box (a load and a test): asked of every id registered and unregistered.
+  @inline(__always)
+  var isScoped: Bool { box?.isScoped == true }
+
+  /// The namespaces and identifier, if this identifier is inside a child's namespace.
+  var scopedValue: Scoped? {
+    guard let box, box.isScoped else { return nil }
+    // NB: only a box of a `Scoped` value has the flag.
+    return unsafeDowncast(box, to: TypedCancelIDBox<Scoped>.self).value
   }
 
   @usableFromInline
@@ -95,8 +119,12 @@ struct CancelID: Hashable, @unchecked Sendable, CustomStringConvertible {
     return _openExistential(unit, do: describeUnit)
   }
 
+  /// An identifier inside children's namespaces: each `ifLet`, `ifCaseLet` or `forEach` an
+  /// effect went through on its way up puts its child's namespace in front.
   struct Scoped: Hashable, Sendable {
-    let namespace: CancelID
+    /// The namespaces, outermost first (the child of the feature at the top, its child, …).
+    let namespaces: [CancelID]
+    /// The identifier as the innermost child gave it.
     let id: CancelID
   }
 }
@@ -113,9 +141,14 @@ private func describeUnit<T>(_: T.Type) -> String {
 class CancelIDBox: @unchecked Sendable {
   /// The value's hash, computed once.
   @usableFromInline let hash: Int
+  /// Whether the value is a ``CancelID/Scoped``.
+  let isScoped: Bool
 
   @usableFromInline
-  init(hash: Int) { self.hash = hash }
+  init(hash: Int, isScoped: Bool) {
+    self.hash = hash
+    self.isScoped = isScoped
+  }
 
   /// Whether `other` holds an equal value of the same type.
   func isEqual(to other: CancelIDBox) -> Bool { false }
@@ -130,7 +163,7 @@ final class TypedCancelIDBox<ID: Hashable>: CancelIDBox, @unchecked Sendable {
   @usableFromInline
   init(_ value: ID) {
     self.value = value
-    super.init(hash: value.hashValue)
+    super.init(hash: value.hashValue, isScoped: ID.self == CancelID.Scoped.self)
   }
 
   override func isEqual(to other: CancelIDBox) -> Bool {

@@ -12,9 +12,11 @@
 /// `operation` throws `CancellationError` (which ends a `.run` quietly). Outside a store's
 /// effect, `operation` simply runs.
 ///
+/// Inside a child's effect (`ifLet`, `forEach`…), `id` is the child's, as its `.cancellable`
+/// ids are: the child's `.cancel(id:)` and its parent's reach it, a sibling's does not.
+///
 /// NB: `operation` runs in a task of its own on the store's executor (as upstream, which runs it
-/// in an unstructured task): hence `@escaping` and `throws` rather than `rethrows`. The `id` is
-/// the store's, not a child's: inside an `ifLet`/`forEach` child's effect it is not namespaced.
+/// in an unstructured task): hence `@escaping` and `throws` rather than `rethrows`.
 public func withTaskCancellation<T: Sendable>(
   id: some Hashable & Sendable,
   cancelInFlight: Bool = false,
@@ -24,12 +26,18 @@ public func withTaskCancellation<T: Sendable>(
     return try await operation()
   }
   let result = ResultBox<T>()
+  // NB: the operation's task is not the effect's: it gets the effect's dismissal (if it is a
+  // presented child's) itself.
+  let dismissal = DismissRegistry.current()
   let task = host.spawn(id: CancelID(id), cancelInFlight: cancelInFlight, from: leaf) {
-    do {
-      result.value = .success(try await operation())
-    } catch {
-      result.value = .failure(error)
+    let run: @Sendable () async -> Void = {
+      do {
+        result.value = .success(try await operation())
+      } catch {
+        result.value = .failure(error)
+      }
     }
+    if let dismissal { await DismissRegistry.with(dismissal, run) } else { await run() }
   }
   await withTaskCancellationHandler {
     await task.value
@@ -41,15 +49,16 @@ public func withTaskCancellation<T: Sendable>(
 }
 
 extension Task where Success == Never, Failure == Never {
-  /// Cancels the effects running under `id` in the store whose effect calls it (as a reducer's
-  /// `.cancel(id:)` would); outside a store's effect, does nothing.
+  /// Cancels the effects running under `id` in the store whose effect calls it (as the
+  /// reducer that returned the effect would with `.cancel(id:)`: in a child, the child's `id`);
+  /// outside a store's effect, does nothing.
   ///
   ///     return .run { _ in
   ///       Task.cancel(id: CancelID.timer)
   ///     }
   public static func cancel(id: some Hashable & Sendable) {
     guard let leaf = TaskLeaf.current, let host = leaf.host else { return }
-    host.cancelFromEffect(id: CancelID(id))
+    host.cancelFromEffect(id: CancelID(id), from: leaf)
   }
 }
 
@@ -61,8 +70,12 @@ protocol EffectHost: AnyObject, Sendable {
     id: CancelID, cancelInFlight: Bool, from leaf: TaskLeaf,
     operation: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never>
-  /// Cancels the effects under `id`, now on the holder or queued for it.
-  func cancelFromEffect(id: CancelID)
+  /// Cancels the effects under `id` (inside the namespace of the child `leaf` runs in), now on
+  /// the holder or queued for it.
+  func cancelFromEffect(id: CancelID, from leaf: TaskLeaf)
+  /// A `dismiss()` from `leaf`'s effect that no presentation answered: the root feature's, if
+  /// `leaf` runs (still) outside every presented child (``DismissEffect``).
+  func dismissFromEffect(_ leaf: TaskLeaf)
 }
 
 /// The outcome of an operation run in a task of its own.

@@ -1,3 +1,4 @@
+import JSON
 import Synchronization
 
 /// The features a library built on libtca's C bridge offers to hosts.
@@ -26,6 +27,9 @@ public final class FeatureRegistry: Sendable {
     case invalidName(String)
     /// The registry was already in use by hosts: features are registered before first use only.
     case registrationAfterFirstUse(String)
+    /// The feature's schema cannot be derived from its types (the feature, and which type and
+    /// why).
+    case schemaUnavailable(String, JSONSchemaError)
 
     public var description: String {
       switch self {
@@ -35,6 +39,8 @@ public final class FeatureRegistry: Sendable {
         return "\"\(name)\" is not a valid feature name (it must not be empty)"
       case let .registrationAfterFirstUse(name):
         return "cannot register \"\(name)\": features are registered before first use only"
+      case let .schemaUnavailable(name, error):
+        return "feature \"\(name)\": \(error)"
       }
     }
   }
@@ -48,8 +54,28 @@ public final class FeatureRegistry: Sendable {
 
   public init() {}
 
-  /// Registers a feature made elsewhere, such as one of libtca's built-in features.
+  /// Registers a feature made elsewhere, such as one of libtca's built-in features. Its schema
+  /// is derived here: a type that cannot be derived (docs/schema.md) refuses the registration,
+  /// naming the type and why.
   public func register(_ feature: FeatureDescriptor) throws(Error) {
+    do throws(JSONSchemaError) {
+      _ = try feature.schemaJSON()
+    } catch {
+      throw .schemaUnavailable(feature.name, error)
+    }
+    try add(feature)
+  }
+
+  /// Registers features whose schemas are known to derive, such as libtca's built-in ones (each
+  /// derived by their tests): a schema is then derived on first use, not here.
+  ///
+  /// NB: deriving the four built-in features' schemas at registration cost every process ~10 ms
+  /// at its first `tca_store_new` (docs/schema.md, "When a schema is derived").
+  public func register(derivingSchemasOnFirstUse features: [FeatureDescriptor]) throws(Error) {
+    for feature in features { try add(feature) }
+  }
+
+  private func add(_ feature: FeatureDescriptor) throws(Error) {
     try contents.withLock { (contents) throws(Error) in
       guard !contents.isSealed else { throw .registrationAfterFirstUse(feature.name) }
       guard !feature.name.isEmpty else { throw .invalidName(feature.name) }
@@ -71,6 +97,21 @@ public final class FeatureRegistry: Sendable {
     name: String,
     summary: String,
     requests: [String] = [],
+    initialState: R.State,
+    reducer: R
+  ) throws(Error) where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
+    try register(
+      FeatureDescriptor(
+        name: name, summary: summary, requests: requests, initialState: initialState,
+        reducer: reducer))
+  }
+
+  /// Registers a feature whose host requests are declared with their kinds and types.
+  @_disfavoredOverload
+  public func register<R: Reducer & Sendable>(
+    name: String,
+    summary: String,
+    requests: [HostRequestDeclaration],
     initialState: R.State,
     reducer: R
   ) throws(Error) where R.State: Codable & Equatable & Sendable, R.Action: Decodable {

@@ -13,6 +13,10 @@ public protocol HostStore: AnyObject, Sendable {
   func send(json action: UnsafeBufferPointer<UInt8>) throws(StoreError)
   /// The current state, encoded; cached per version, so an unchanged state is not re-encoded.
   func stateJSON() throws(StoreError) -> [UInt8]
+  /// The state JSON of `version` while the store keeps that version (``VersionHistory``), else
+  /// of the current one, with the version it is the JSON of: a pair that always matches (a
+  /// subscriber's, whose version other threads' sends may have passed by the time it runs).
+  func stateJSON(at version: UInt64) throws(StoreError) -> (version: UInt64, json: [UInt8])
   /// Brings `lent` (the text `tca_store_state_borrow` lends) to the current state: nothing
   /// when it holds the current version, else updated in place or written again
   /// (``LentState``). The caller serializes calls with the same `lent`.

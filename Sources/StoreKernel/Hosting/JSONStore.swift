@@ -143,6 +143,29 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
     return encoded.json
   }
 
+  func stateJSON(at version: UInt64) throws(StoreError) -> (version: UInt64, json: [UInt8]) {
+    if let cached = withCaches({ $0.state }), cached.version == version {
+      return (version, cached.json)
+    }
+    // NB: the state of `version` and the current one read together, then encoded outside the
+    // store's lock (copy-on-write: no deep copy).
+    let (old, state, current) = store.states(since: version)
+    let encoded: EncodedState
+    do throws(JSONError) {
+      if let old, version < current {
+        encoded = EncodedState(version: version, json: try paths.coding.encodeState(old))
+      } else {
+        encoded = EncodedState(version: current, json: try paths.coding.encodeState(state))
+      }
+    } catch {
+      throw .json(error)
+    }
+    withCaches { caches in
+      if (caches.state?.version ?? 0) <= encoded.version { caches.state = encoded }
+    }
+    return (encoded.version, encoded.json)
+  }
+
   var version: UInt64 { paths.version(store) }
 
   func lend(into lent: LentState) throws(StoreError) {

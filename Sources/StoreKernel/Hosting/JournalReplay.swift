@@ -74,6 +74,14 @@ public struct JournalHeader: Sendable {
     guard let state = value["state"] else {
       throw JournalError(line: 1, shape: "the header has no \"state\"")
     }
+    // NB: a recorded store starts at version 0, and a replay from there; a journal that says
+    // otherwise was not written by a store.
+    if let version = value["version"], version != .number("0") {
+      throw JournalError(
+        line: 1,
+        shape: "the header's \"version\" is \(JournalReplay.excerpt(version)): a journal starts at "
+          + "version 0")
+    }
     self.feature = feature
     self.seed = seed
     self.state = JSONWriter.write(state)
@@ -89,6 +97,10 @@ public struct JournalHeader: Sendable {
 /// answers given, the clock moved (a real clock's `at` times become manual moves). It makes no
 /// host requests: the journal answers them. The replayed store records, so its own journal
 /// holds the replayed inputs and goes on.
+///
+/// Each line's version is checked against what the replay computes (``Versions``): a journal
+/// edited into inconsistency is refused, naming the line, rather than replayed to states its
+/// versions do not name.
 public enum JournalReplay {
   struct Line {
     let number: Int
@@ -153,19 +165,26 @@ public enum JournalReplay {
       throw JournalError(line: 1, .system("the replayed store does not record"))
     }
     var pending: [HostRequestInfo] = []
+    var versions = Versions(changes: store.inner.version)
     do throws(JournalError) {
       for line in lines(journal).dropFirst() {
         let value = try parse(line.bytes, line: line.number)
         guard value["request"] == nil, value["cancelled"] == nil else { continue }
-        guard case let .number(versionText)? = value["version"],
-          let lineVersion = UInt64(versionText)
-        else {
+        guard case let .number(versionText)? = value["version"] else {
           throw JournalError(line: line.number, shape: "an input line has no \"version\"")
         }
+        let lineVersion = try versions.check(versionText, line: line.number)
         guard lineVersion <= version else { break }
+        try versions.enter(lineVersion, line: line.number, in: store)
         do throws(StoreError) {
           try apply(value, to: store, line: line.number, pending: &pending)
+          // NB: aligned before the clock moves, and again after: the clock's move is an input
+          // of its own in the replayed store's journal, and both carry the line's version.
           store.alignVersion(to: lineVersion)
+          if let nanoseconds = try at(value) {
+            try store.moveClock(to: nanoseconds)
+            store.alignVersion(to: lineVersion)
+          }
           for notice in try store.takeRequests() {
             switch notice {
             case let .request(info):
@@ -178,6 +197,7 @@ public enum JournalReplay {
           throw JournalError(line: line.number, error)
         }
       }
+      try versions.end(in: store)
     } catch {
       store.close()
       throw error
@@ -248,11 +268,124 @@ public enum JournalReplay {
     } else if value["poll"] == nil {
       throw .json(JSONError(.shape, "not an input this library knows"))
     }
-    if case let .number(text)? = value["at"] {
-      guard let nanoseconds = Int64(text) else {
-        throw .json(JSONError(.shape, "\"at\" is not a number of nanoseconds"))
+  }
+
+  /// A real-clock line's `at`: the clock's time when its call returned (nil: none).
+  private static func at(_ value: JSONValue) throws(StoreError) -> Int64? {
+    guard case let .number(text)? = value["at"] else { return nil }
+    guard let nanoseconds = Int64(text) else {
+      throw .json(JSONError(.shape, "\"at\" is not a number of nanoseconds"))
+    }
+    return nanoseconds
+  }
+
+  /// `value`'s JSON, cut short for a message.
+  static func excerpt(_ value: JSONValue) -> String {
+    let text = String(decoding: JSONWriter.write(value), as: UTF8.self)
+    return text.count > 24 ? String(text.prefix(24)) + "…" : text
+  }
+
+  /// What a replay checks of the journal's versions, line by line.
+  ///
+  /// A recorded store's version bumps when a call changed its state; an input line carries the
+  /// version once it was applied (``RecordingStore``). Lines that share a version are a run: the
+  /// inputs given together inside one callback, or inputs that changed nothing. So:
+  /// - a line's version is never below the line before it (the header's is 0);
+  /// - a run that raises the version by n changed the state at least n times as the replay
+  ///   applies it (the replay gives each input a call of its own, and may see more changes than
+  ///   the recorded store, which applied a callback's inputs together, but never fewer);
+  /// - the lines that keep the header's version, 0, end in the header's state.
+  ///
+  /// NB: so every version names one state, and the replayed store's own journal, whose lines
+  /// carry the versions checked here, replays to the same states. `UInt64.max` is refused too:
+  /// it is `TCA_VERSION_NONE`, which no live store reports (and the rule above keeps a replay
+  /// from reaching it: a version is at most the number of changes replayed).
+  struct Versions {
+    /// The version of the run in progress, and its first input line (0: none yet).
+    private var run: (version: UInt64, line: Int) = (0, 0)
+    /// The line a version comes from: the run's first input line, or the header (line 1).
+    private var runLine: Int { max(run.line, 1) }
+    /// The version before the run, and the replayed store's own version then.
+    private var base: (version: UInt64, changes: UInt64)
+
+    init(changes: UInt64) { base = (0, changes) }
+
+    /// The version of an input line (`text`, its `"version"` member), if it may follow the
+    /// lines before it.
+    func check(_ text: String, line: Int) throws(JournalError) -> UInt64 {
+      guard let version = UInt64(text) else {
+        throw JournalError(
+          line: line, shape: "\"version\" \(text.prefix(24)) is not a state version (0 or more)")
       }
-      try store.moveClock(to: nanoseconds)
+      guard version != .max else {
+        throw JournalError(
+          line: line,
+          shape: "\"version\" \(version) is TCA_VERSION_NONE, which names no state")
+      }
+      guard version >= run.version else {
+        throw JournalError(
+          line: line,
+          shape: "\"version\" \(version) is below the \(run.version) of line \(runLine): "
+            + "versions never go back")
+      }
+      return version
+    }
+
+    /// An input line of `version` (checked) is about to be applied: the run before it ends
+    /// there if it raises the version.
+    mutating func enter(_ version: UInt64, line: Int, in store: RecordingStore) throws(JournalError)
+    {
+      guard version > run.version else {
+        if run.line == 0 { run.line = line }
+        return
+      }
+      try end(in: store)
+      run = (version, line)
+    }
+
+    /// Checks the run in progress against the replayed store, where it ends.
+    mutating func end(in store: RecordingStore) throws(JournalError) {
+      let changes = store.inner.version &- base.changes
+      let raised = run.version - base.version
+      if raised > changes {
+        throw JournalError(
+          line: runLine,
+          shape: "\"version\" \(run.version) is \(raised) above the \(base.version) before it, "
+            + "but the inputs since changed the state \(changes) "
+            + (changes == 1 ? "time" : "times"))
+      }
+      if raised == 0 && changes > 0 && !Self.unchanged(store, since: base.changes) {
+        throw JournalError(
+          line: runLine,
+          shape: "\"version\" \(run.version) is the version before it, but the inputs since "
+            + "changed the state")
+      }
+      base = (run.version, store.inner.version)
+    }
+
+    /// Whether the replayed store's state is the one it had at its own version `changes`.
+    ///
+    /// NB: compared as JSON values (an object's members in any order); a version the store no
+    /// longer keeps (16 changes back) cannot be compared, and passes.
+    private static func unchanged(_ store: RecordingStore, since changes: UInt64) -> Bool {
+      guard let then = try? store.inner.stateJSON(at: changes), then.version == changes,
+        let now = try? store.inner.stateJSON(), let old = try? JSONParser.parse(then.json),
+        let new = try? JSONParser.parse(now)
+      else { return true }
+      return same(old, new)
+    }
+
+    private static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
+      switch (a, b) {
+      case (.array(let x), .array(let y)):
+        return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+      case (.object(let x), .object(let y)):
+        guard x.count == y.count else { return false }
+        return x.allSatisfy { member in
+          y.first { $0.key == member.key }.map { same(member.value, $0.value) } ?? false
+        }
+      default: return a == b
+      }
     }
   }
 }

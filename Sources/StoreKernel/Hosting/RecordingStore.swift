@@ -318,6 +318,12 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   }
 
   func stateJSON() throws(StoreError) -> [UInt8] { try inner.stateJSON() }
+
+  func stateJSON(at version: UInt64) throws(StoreError) -> (version: UInt64, json: [UInt8]) {
+    let offset = versionOffset.load(ordering: .acquiring)
+    let (inner, json) = try inner.stateJSON(at: version &- offset)
+    return (inner &+ offset, json)
+  }
   func lend(into lent: LentState) throws(StoreError) { try inner.lend(into: lent) }
 
   var version: UInt64 { inner.version &+ versionOffset.load(ordering: .acquiring) }

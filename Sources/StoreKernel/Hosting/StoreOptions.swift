@@ -50,8 +50,16 @@ public enum AnswerDelivery: Sendable, Equatable {
 
 /// What waits for a host in pull mode (``RequestDelivery/queued``), oldest first.
 public enum HostRequestNotice: Sendable, Equatable {
-  /// A request to perform; its id stays answerable until answered or cancelled.
+  /// A request to perform; its id stays answerable until answered, or until the notice of its
+  /// cancellation is taken.
   case request(HostRequestInfo)
-  /// A request still in flight was cancelled: it takes no answer any more.
+  /// A request still in flight was cancelled: once this notice is taken, it takes no answer any
+  /// more (before, an answer is accepted and changes nothing).
   case cancelled(UInt64)
+
+  /// Whether this is a ``cancelled(_:)`` notice.
+  var isCancellation: Bool {
+    if case .cancelled = self { return true }
+    return false
+  }
 }

@@ -113,6 +113,91 @@ enum EnumReflection {
     witnesses.inject(value, tag, witnesses.metadata)
   }
 
+  /// The declared type of the payload of `value`'s case, and whether the case is `indirect`;
+  /// nil if `Root` is not a plain enum, the case has no payload, or reflection cannot tell.
+  @inlinable
+  static func payloadType<Root>(of value: Root) -> (type: Any.Type, isIndirect: Bool)? {
+    withUnsafePointer(to: value) { payloadType(at: UnsafeRawPointer($0), of: Root.self) }
+  }
+
+  @usableFromInline
+  static func payloadType(
+    at value: UnsafeRawPointer, of type: Any.Type
+  ) -> (type: Any.Type, isIndirect: Bool)? {
+    guard let witnesses = witnesses(of: type) else { return nil }
+    let tag = witnesses.getEnumTag(value, witnesses.metadata)
+    let key = CaseKey(root: ObjectIdentifier(type), tag: tag)
+    if let known = payloads[key] { return known.type.map { ($0, known.isIndirect) } }
+    let found = computePayloadType(metadata: witnesses.metadata, tag: tag)
+    payloads[key] = Payload(type: found?.type, isIndirect: found?.isIndirect ?? false)
+    return found
+  }
+
+  /// The payload of `value`'s case, if it has one: projected from a copy when the case is not
+  /// indirect, read through `Mirror` otherwise; nil if `Root` is not a plain enum or the case
+  /// has no payload.
+  static func payloadValue<Root>(of value: Root) -> Any? {
+    guard let (type, isIndirect) = payloadType(of: value) else { return nil }
+    guard !isIndirect, let tag = tag(of: value) else { return mirroredPayload(of: value) }
+    var copy = value
+    return withUnsafeMutablePointer(to: &copy) { pointer -> Any in
+      let raw = UnsafeMutableRawPointer(pointer)
+      project(raw, of: Root.self)
+      let payload = load(type, from: UnsafeRawPointer(raw))
+      inject(tag, into: raw, of: Root.self)
+      return payload
+    }
+  }
+
+  /// A copy of the `type` value at `pointer`.
+  private static func load(_ type: Any.Type, from pointer: UnsafeRawPointer) -> Any {
+    func load<Payload>(_: Payload.Type) -> Any { pointer.load(as: Payload.self) }
+    return _openExistential(type, do: load)
+  }
+
+  /// The payload of an enum value, by `Mirror` (nil: not an enum, or no payload).
+  private static func mirroredPayload(of value: Any) -> Any? {
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .enum else { return nil }
+    return mirror.children.first?.value
+  }
+
+  private struct CaseKey: Hashable {
+    let root: ObjectIdentifier
+    let tag: UInt32
+  }
+
+  private struct Payload {
+    let type: Any.Type?
+    let isIndirect: Bool
+  }
+
+  /// The payload type of each (enum, case) looked up; computed once (it demangles).
+  private final class PayloadCache: @unchecked Sendable {
+    // NB: a PlainLock, as `ShapeCache`.
+    private let lock = PlainLock()
+    private var payloads: [CaseKey: Payload] = [:]
+
+    subscript(key: CaseKey) -> Payload? {
+      get { lock.withLock { payloads[key] } }
+      set { lock.withLock { payloads[key] = newValue } }
+    }
+  }
+
+  private static let payloads = PayloadCache()
+
+  private static func computePayloadType(
+    metadata: UnsafeRawPointer, tag: UInt32
+  ) -> (type: Any.Type, isIndirect: Bool)? {
+    guard let descriptor = metadata.load(fromByteOffset: word, as: UnsafeRawPointer?.self),
+      let record = fieldRecord(of: metadata, tag: tag), let typeName = relative(record + 4),
+      let payloadType = _getTypeByMangledNameInContext(
+        typeName.assumingMemoryBound(to: UInt8.self), UInt(mangledNameLength(typeName)),
+        genericContext: descriptor, genericArguments: metadata + 2 * word)
+    else { return nil }
+    return (payloadType, record.load(as: UInt32.self) & 0x1 != 0)
+  }
+
   /// What a case's payload is, compared with the type asked for.
   private enum Shape {
     /// Declared as exactly that type, stored inline: project it.

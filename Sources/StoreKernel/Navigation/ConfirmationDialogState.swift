@@ -10,7 +10,9 @@
 ///
 /// Wire form: `{"titleVisibility":"visible","title":"Share the roll?","message":null,
 /// "buttons":[…]}` (buttons as ``ButtonState``).
-public struct ConfirmationDialogState<Action>: _EphemeralState {
+public struct ConfirmationDialogState<Action>: _EphemeralState, Identifiable {
+  /// Which dialog this is, as ``AlertState/id``: ignored by `==` and `hash`, not on the wire.
+  public let id: UUID
   public var titleVisibility: ConfirmationDialogStateTitleVisibility
   public var title: String
   public var message: String?
@@ -20,16 +22,26 @@ public struct ConfirmationDialogState<Action>: _EphemeralState {
     titleVisibility: ConfirmationDialogStateTitleVisibility = .automatic, title: String,
     message: String? = nil, buttons: [ButtonState<Action>] = []
   ) {
+    self.init(
+      id: .nextEphemeralID(), titleVisibility: titleVisibility, title: title, message: message,
+      buttons: buttons)
+  }
+
+  init(
+    id: UUID, titleVisibility: ConfirmationDialogStateTitleVisibility, title: String,
+    message: String?, buttons: [ButtonState<Action>]
+  ) {
+    self.id = id
     self.titleVisibility = titleVisibility
     self.title = title
     self.message = message
     self.buttons = buttons
   }
 
-  /// The dialog with its buttons' actions transformed.
+  /// The dialog with its buttons' actions transformed (the same dialog: its id is kept).
   public func map<T>(_ transform: (Action) -> T) -> ConfirmationDialogState<T> {
     ConfirmationDialogState<T>(
-      titleVisibility: titleVisibility, title: title, message: message,
+      id: id, titleVisibility: titleVisibility, title: title, message: message,
       buttons: buttons.map { $0.map(transform) })
   }
 }
@@ -44,21 +56,47 @@ public enum ConfirmationDialogStateTitleVisibility: String, Equatable, Hashable,
   case hidden
 }
 
-extension ConfirmationDialogState: Equatable where Action: Equatable {}
-extension ConfirmationDialogState: Hashable where Action: Hashable {}
+extension ConfirmationDialogState: Equatable where Action: Equatable {
+  public static func == (lhs: ConfirmationDialogState, rhs: ConfirmationDialogState) -> Bool {
+    lhs.titleVisibility == rhs.titleVisibility && lhs.title == rhs.title
+      && lhs.message == rhs.message && lhs.buttons == rhs.buttons
+  }
+}
+
+extension ConfirmationDialogState: Hashable where Action: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(titleVisibility)
+    hasher.combine(title)
+    hasher.combine(message)
+    hasher.combine(buttons)
+  }
+}
+
 extension ConfirmationDialogState: Sendable where Action: Sendable {}
+
+extension ConfirmationDialogState: CustomReflectable {
+  /// The dialog without its id (what a test store's diffs show).
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "titleVisibility": titleVisibility, "title": title, "message": message as Any,
+        "buttons": buttons,
+      ], displayStyle: .struct)
+  }
+}
 
 extension ConfirmationDialogState: Codable where Action: Codable {
   enum CodingKeys: String, CodingKey { case titleVisibility, title, message, buttons }
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    titleVisibility =
-      try container.decodeIfPresent(
-        ConfirmationDialogStateTitleVisibility.self, forKey: .titleVisibility) ?? .automatic
-    title = try container.decode(String.self, forKey: .title)
-    message = try container.decodeIfPresent(String.self, forKey: .message)
-    buttons = try container.decodeIfPresent([ButtonState<Action>].self, forKey: .buttons) ?? []
+    self.init(
+      titleVisibility: try container.decodeIfPresent(
+        ConfirmationDialogStateTitleVisibility.self, forKey: .titleVisibility) ?? .automatic,
+      title: try container.decode(String.self, forKey: .title),
+      message: try container.decodeIfPresent(String.self, forKey: .message),
+      buttons: try container.decodeIfPresent([ButtonState<Action>].self, forKey: .buttons) ?? [])
   }
 
   public func encode(to encoder: any Encoder) throws {

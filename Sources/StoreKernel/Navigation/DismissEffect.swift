@@ -3,7 +3,8 @@ import Synchronization
 /// Lets a presented child (``PresentationState``) or a stack element (``StackState``) dismiss
 /// itself from an effect: the parent's `ifLet` then receives ``PresentationAction/dismiss`` (a
 /// stack's `forEach`, ``StackAction/popFrom(id:)`` for the element), sets the child's state to
-/// nil and cancels the child's effects, this one included.
+/// nil and cancels the child's effects, this one included. A plain `ifLet` or `forEach` child
+/// dismisses whatever presents its parent.
 ///
 ///     struct History: Reducer {
 ///       @Dependency(\.dismiss) var dismiss
@@ -12,7 +13,11 @@ import Synchronization
 ///         return .run { _ in await dismiss() }
 ///     }
 ///
-/// Called outside a presented child's effect (no `ifLet` or `forEach` around it), it does
+/// Called by an effect of the feature at the root of a store (nothing presents it), it
+/// dismisses the store's feature, as upstream: a ``Store`` tells its host, with the
+/// fire-and-forget host request `"dismiss"` (payload `{}`), so that it can close the window or
+/// screen that shows it; a ``TestStore`` is dismissed (its effects are cancelled, and a later
+/// `send` fails). Called outside a store's effect, or by an effect that has ended, it does
 /// nothing.
 public struct DismissEffect: Sendable {
   @usableFromInline let dismiss: (@Sendable () async -> Void)?
@@ -23,14 +28,37 @@ public struct DismissEffect: Sendable {
   /// A dismissal that runs `dismiss` (for tests: `$0.dismiss = DismissEffect { … }`).
   public init(_ dismiss: @escaping @Sendable () async -> Void) { self.dismiss = dismiss }
 
-  /// Dismisses the child whose effect calls it.
+  /// Dismisses the child whose effect calls it (at the root, the store's feature).
   public func callAsFunction() async {
     if let dismiss {
       await dismiss()
     } else if let presented = DismissRegistry.current() {
       await presented()
+    } else if let leaf = TaskLeaf.current, let host = leaf.host {
+      // NB: the store decides whether the effect runs at the root: a task of a presented
+      // child's effect that is not the effect's own (`Task { … }`, a task group's) finds no
+      // dismissal here, and must not dismiss the store's feature.
+      host.dismissFromEffect(leaf)
     }
   }
+}
+
+extension EffectNode {
+  /// Whether the node runs inside a presented child's or a stack element's effects (a region
+  /// of its `ifLet` or `forEach`): a `dismiss()` there is not the root feature's.
+  var isInsideDismissibleChild: Bool {
+    var region = parent
+    while let current = region {
+      if let id = current.cancelID, id.namesDismissibleChild { return true }
+      region = current.parent
+    }
+    return false
+  }
+}
+
+extension CancelID {
+  /// Whether this is the namespace of a presented child or a stack element (however deep).
+  var namesDismissibleChild: Bool { navigationID?.isDismissible == true }
 }
 
 /// Which dismissal each running effect task has: what `ifLet` and `forEach` set around their

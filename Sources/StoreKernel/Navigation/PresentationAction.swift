@@ -13,7 +13,10 @@ public enum PresentationAction<Action> {
   /// the parent has seen this action, and cancels its effects.
   case dismiss
   /// An action of the presented child. Ignored when nothing is presented.
-  case presented(Action)
+  ///
+  /// NB: indirect, as upstream, so that a feature can present itself (its actions then hold
+  /// their own type).
+  indirect case presented(Action)
 }
 
 extension PresentationAction: Equatable where Action: Equatable {}

@@ -13,9 +13,12 @@ extension Reducer {
   ///   seen the action;
   /// - gives the child's effects a ``DismissEffect`` that sends that dismissal;
   /// - dismisses an alert or dialog (``AlertState``, ``ConfirmationDialogState``) after any of
-  ///   its buttons' actions;
-  /// - cancels the child's effects when it goes away (dismissed, set to nil, or replaced by a
-  ///   child of another case or id). Its cancellation ids are its own.
+  ///   its buttons' actions (in an enum destination, those of its own case);
+  /// - cancels the child's effects when it goes away: dismissed, set to nil, or replaced by a
+  ///   child of another case or id (an enum destination's id is its payload's), whoever did it
+  ///   (another reducer's change is seen at the next action through this one), and when the
+  ///   child's own action changes its id. `.cancel(id:)` in the child reaches only the child's
+  ///   effects (and its children's); in the parent, it reaches the child's too, as upstream.
   ///
   /// A child action that arrives while nothing is presented, and a dismissal then, are ignored.
   @inlinable
@@ -89,49 +92,66 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
-    let presentationAction = toPresentationAction.extract(from: action)
-    var childEffects = Effect<Parent.Action>.none
-    if case let .presented(childAction)? = presentationAction {
-      childEffects = reduceChild(into: &state, action: childAction)
+    // NB: the child seen at the last pass, and the one there now (before its own action, as
+    // upstream: that action's effects run under it, and end with it if the action changes the
+    // child's identity). Another reducer may have removed or replaced the first since. Read
+    // in a closure so that no copy of the wrapper outlives it: the child's action then
+    // changes the child in place.
+    let (recorded, presented) = { (presentation: PresentationState<Destination.State>) in
+      (presentation.presentedID, presentation.wrappedValue.map(navigationID(for:)))
+    }(state[keyPath: toPresentationState])
+    // NB: nothing presented, now or at the last pass: the parent alone. A child it presents now
+    // is seen at the next pass (it can have no effects before its first action comes through).
+    guard recorded != nil || presented != nil else {
+      return parent.reduce(into: &state, action: action)
     }
-    let idBefore = state[keyPath: toPresentationState].wrappedValue.map(navigationID(for:))
-    let parentEffects = parent.reduce(into: &state, action: action)
-    if let presentationAction, let idBefore,
-      state[keyPath: toPresentationState].wrappedValue.map(navigationID(for:)) == idBefore
+    let presentationAction = toPresentationAction.extract(from: action)
+    var effects = Effect<Parent.Action>.none
+    if case let .presented(childAction)? = presentationAction, let presented {
+      effects = reduceChild(into: &state, action: childAction, presented: presented)
+    }
+    effects = effects.merge(with: parent.reduce(into: &state, action: action))
+    if let presentationAction, let presented,
+      let child = state[keyPath: toPresentationState].wrappedValue,
+      navigationID(for: child) == presented
     {
       switch presentationAction {
       case .dismiss:
         state[keyPath: toPresentationState].wrappedValue = nil
-      case .presented:
-        // NB: as upstream: an alert or dialog goes away once a button was tapped.
-        if let child = state[keyPath: toPresentationState].wrappedValue, isEphemeral(child) {
+      case let .presented(childAction):
+        // NB: as upstream: an alert or dialog goes away after one of its own actions.
+        if let ephemeral = ephemeralType(of: child), ephemeral.canSend(childAction) {
           state[keyPath: toPresentationState].wrappedValue = nil
         }
       }
     }
-    let idAfter = state[keyPath: toPresentationState].wrappedValue.map(navigationID(for:))
-    return childEffects.merge(with: parentEffects)
-      .merge(with: .dismissal(from: idBefore, to: idAfter))
+    let current = state[keyPath: toPresentationState].wrappedValue.map(navigationID(for:))
+    if let recorded, recorded != current {
+      effects = effects.merge(with: .cancel(id: recorded.cancelID))
+    }
+    if let presented, presented != current, presented != recorded {
+      effects = effects.merge(with: .cancel(id: presented.cancelID))
+    }
+    if current != recorded { state[keyPath: toPresentationState].presentedID = current }
+    return effects
   }
 
   @inlinable
   func reduceChild(
-    into state: inout Parent.State, action childAction: Destination.Action
+    into state: inout Parent.State, action childAction: Destination.Action,
+    presented: NavigationID
   ) -> Effect<Parent.Action> {
-    var navigation: NavigationID?
     let effect = state[keyPath: toPresentationState].wrappedValue.modify {
       childState -> Effect<Destination.Action> in
-      let effect = destination.reduce(into: &childState, action: childAction)
-      navigation = navigationID(for: childState)
-      return effect
+      destination.reduce(into: &childState, action: childAction)
     }
-    guard let effect, let navigation, !effect.isNone else { return .none }
+    guard let effect, !effect.isNone else { return .none }
     let toPresentationAction = self.toPresentationAction
     return
       effect
       .map { toPresentationAction.embed(.presented($0)) }
       .dismissing { send in await send(toPresentationAction.embed(.dismiss)) }
-      .scoped(to: navigation.cancelID)
+      .scoped(to: presented.cancelID)
   }
 
   /// The child's presentation: where it is, its case (an enum destination) and its id (an
@@ -143,7 +163,8 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
       identity: CancelID(
         unchecked: AnyHashable(
           PresentationIdentity(
-            tag: EnumReflection.tag(of: childState), id: identity(of: childState)))))
+            tag: EnumReflection.tag(of: childState), id: identity(of: childState)))),
+      isDismissible: true)
   }
 }
 
@@ -161,19 +182,4 @@ struct PresentationIdentity: Hashable {
     self.tag = tag
     self.id = id
   }
-}
-
-/// State that goes away by itself once the user acted on it: alerts and dialogs.
-public protocol _EphemeralState {}
-
-/// Whether `state` is an alert or a dialog, or an enum destination in a case holding one
-/// (`case alert(AlertState<Alert>)`).
-@usableFromInline
-func isEphemeral(_ state: Any) -> Bool {
-  if state is any _EphemeralState { return true }
-  let mirror = Mirror(reflecting: state)
-  guard mirror.displayStyle == .enum, let payload = mirror.children.first?.value else {
-    return false
-  }
-  return payload is any _EphemeralState
 }

@@ -14,8 +14,10 @@ extension Reducer {
   ///   this reducer has seen the action (a push whose id the stack has given out before is
   ///   ignored: ids are never reused);
   /// - gives each element's effects a ``DismissEffect`` that pops that element;
-  /// - cancels the effects of every element that left the stack, however it left. Each
-  ///   element's cancellation ids are its own.
+  /// - cancels the effects of every element that left the stack, however it left (another
+  ///   reducer's removal is seen at the next action through this one). `.cancel(id:)` in an
+  ///   element reaches only its effects (and its children's); in the parent, it reaches the
+  ///   elements' too, as upstream.
   @inlinable
   public func forEach<DestinationState, DestinationAction, Destination: Reducer>(
     _ toStackState: WritableKeyPath<State, StackState<DestinationState>>,
@@ -74,17 +76,18 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     guard let stackAction = toStackAction.extract(from: action) else {
       // NB: most actions are not the stack's: the parent's alone, the stack only compared (an
       // optional stack action, as large as an element's state, was copied at every step).
-      let idsBefore = withStack(of: &state) { $0.ids }
+      // NB: the ids seen at the last pass too: another reducer may have removed elements since.
+      let idsBefore = withStack(of: &state) { $0.watchedIDs }
       let effect = parent.reduce(into: &state, action: action)
-      let idsAfter = withStack(of: &state) { $0.ids }
+      let idsAfter = withStack(of: &state) { $0.mount() }
       guard idsBefore != idsAfter else { return effect }
       return effect.dismissing(idsBefore, keeping: idsAfter, by: navigationID(for:))
     }
+    let idsBefore = withStack(of: &state) { $0.watchedIDs }
     var effect = Effect<Parent.Action>.none
     if case let .element(id, elementAction) = stackAction {
       effect = reduceElement(id: id, into: &state, action: elementAction)
     }
-    let idsBefore = withStack(of: &state) { $0.ids }
     let parentEffect = parent.reduce(into: &state, action: action)
     effect = effect.isNone ? parentEffect : effect.merge(with: parentEffect)
     switch stackAction {
@@ -95,7 +98,7 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     case .element:
       break
     }
-    let idsAfter = withStack(of: &state) { $0.ids }
+    let idsAfter = withStack(of: &state) { $0.mount() }
     // NB: checked here too, so that the common case does not form the `navigationID(for:)`
     // closure (a context allocated per action).
     guard idsBefore != idsAfter else { return effect }

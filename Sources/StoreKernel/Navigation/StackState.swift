@@ -20,6 +20,10 @@ public struct StackState<Element> {
   @usableFromInline var _elements: [Element]
   /// The id the next element appended gets; every id below it has been given out.
   public private(set) var nextID: StackElementID
+  /// The ids the stack's `forEach` saw at the end of its last pass (nil: not seen yet), as
+  /// upstream: what lets it cancel the effects of elements another reducer removed since. Not
+  /// compared, hashed or encoded.
+  @usableFromInline var mountedIDs: [StackElementID]?
 
   /// An empty stack.
   public init() {
@@ -113,6 +117,24 @@ public struct StackState<Element> {
     _elements.removeAll()
   }
 
+  /// The ids whose elements' effects the stack's `forEach` must cancel if they are gone after
+  /// its pass: those it saw at its last pass, and those there now.
+  @inlinable
+  var watchedIDs: [StackElementID] {
+    guard let mountedIDs else { return _ids }
+    // NB: the same buffer when nothing changed since the last pass: O(1).
+    guard mountedIDs != _ids else { return mountedIDs }
+    let mounted = Set(mountedIDs)
+    return mountedIDs + _ids.filter { !mounted.contains($0) }
+  }
+
+  /// Records the ids as the stack's `forEach` leaves them, and returns them.
+  @inlinable
+  mutating func mount() -> [StackElementID] {
+    if mountedIDs != _ids { mountedIDs = _ids }
+    return _ids
+  }
+
   /// A stack from ids and elements as read from a snapshot: ids unique and valid, `nextID`
   /// above all of them (nil: one past the largest).
   init?(ids: [StackElementID], elements: [Element], nextID: StackElementID?) {
@@ -144,8 +166,20 @@ extension StackState: ExpressibleByArrayLiteral {
   public init(arrayLiteral elements: Element...) { self.init(elements) }
 }
 
-extension StackState: Equatable where Element: Equatable {}
-extension StackState: Hashable where Element: Hashable {}
+extension StackState: Equatable where Element: Equatable {
+  /// Equal when holding equal elements under the same ids, in the same order, as upstream:
+  /// ``nextID`` is not compared (an emptied stack equals `StackState()`).
+  public static func == (lhs: StackState, rhs: StackState) -> Bool {
+    lhs._ids == rhs._ids && lhs._elements == rhs._elements
+  }
+}
+
+extension StackState: Hashable where Element: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(_ids)
+    hasher.combine(_elements)
+  }
+}
 extension StackState: Sendable where Element: Sendable {}
 
 extension StackState: CustomStringConvertible {

@@ -25,7 +25,8 @@ extension Reducer {
   ///       }
   ///
   /// with `case todos(IdentifiedActionOf<Todo>)` in the parent's actions. Each element's
-  /// cancellation ids are its own. An action for an id that is not in the array is ignored.
+  /// cancellation ids are its own (the parent's `.cancel(id:)` reaches them too, as upstream).
+  /// An action for an id that is not in the array is ignored.
   @inlinable
   public func forEach<ElementState, ElementAction, ID: Hashable & Sendable, Element: Reducer>(
     _ toElementsState: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,

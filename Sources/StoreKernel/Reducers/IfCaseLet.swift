@@ -52,24 +52,27 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
-    let childEffects = reduceChild(into: &state, action: action)
-    let idBefore = toChildState.extract(from: state).map(navigationID(for:))
-    let parentEffects = parent.reduce(into: &state, action: action)
-    let idAfter = toChildState.extract(from: state).map(navigationID(for:))
-    return childEffects.merge(with: parentEffects)
-      .merge(with: .dismissal(from: idBefore, to: idAfter))
+    // NB: the child's identity before its own action, as `ifLet`.
+    var (effects, before) = reduceChild(into: &state, action: action)
+    if before == nil { before = toChildState.extract(from: state).map(navigationID(for:)) }
+    effects = effects.merge(with: parent.reduce(into: &state, action: action))
+    let after = toChildState.extract(from: state).map(navigationID(for:))
+    return effects.merge(with: .dismissal(from: before, to: after))
   }
 
+  /// Runs the child's action, if `action` is one and the state is in the child's case; returns
+  /// its effects and the child's identity before it.
   @inlinable
   func reduceChild(
     into state: inout Parent.State, action: Parent.Action
-  ) -> Effect<Parent.Action> {
+  ) -> (Effect<Parent.Action>, NavigationID?) {
     guard let childAction = toChildAction.extract(from: action),
       var childState = toChildState.extract(from: state)
-    else { return .none }
+    else { return (.none, nil) }
+    let navigation = navigationID(for: childState)
     let effect = child.reduce(into: &childState, action: childAction)
     state = toChildState.embed(childState)
-    return effect.map(toChildAction._embed).scoped(to: navigationID(for: childState).cancelID)
+    return (effect.map(toChildAction._embed).scoped(to: navigation.cancelID), navigation)
   }
 
   // NB: the site is the pair of reducer types, not the operator value: `body` makes a new value

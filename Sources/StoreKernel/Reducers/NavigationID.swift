@@ -6,11 +6,15 @@ struct NavigationID: Hashable, Sendable {
   let site: CancelID
   /// Which child: its id (`Identifiable` state or `forEach` element), or nil.
   let identity: CancelID?
+  /// Whether the child can dismiss itself (``DismissEffect``): a presented child or a stack
+  /// element.
+  let isDismissible: Bool
 
   @usableFromInline
-  init(site: CancelID, identity: CancelID?) {
+  init(site: CancelID, identity: CancelID?, isDismissible: Bool = false) {
     self.site = site
     self.identity = identity
+    self.isDismissible = isDismissible
   }
 
   @usableFromInline
@@ -44,11 +48,18 @@ extension Effect {
   }
 }
 
-/// The id of `value` if it is `Identifiable`.
+/// The id of `value` if it is `Identifiable`, or if it is an enum in a case whose payload is
+/// (`case child(Child.State)` of an enum destination), as upstream.
 @usableFromInline
-func identity(of value: Any) -> CancelID? {
-  guard let identifiable = value as? any Identifiable else { return nil }
-  return cancelID(of: identifiable)
+func identity<Value>(of value: Value) -> CancelID? {
+  if let identifiable = value as? any Identifiable { return cancelID(of: identifiable) }
+  // NB: the payload's type is looked up first (once per case), so that the payload of a case
+  // that has no id is not copied out.
+  guard let payloadType = EnumReflection.payloadType(of: value)?.type,
+    payloadType is any Identifiable.Type,
+    let payload = EnumReflection.payloadValue(of: value) as? any Identifiable
+  else { return nil }
+  return cancelID(of: payload)
 }
 
 private func cancelID<T: Identifiable>(of value: T) -> CancelID? {

@@ -20,6 +20,58 @@ enum Outgoing {
   case notify
 }
 
+/// A call of a host callback, as ``DispatchControl/call(_:_:)`` makes it behind the callback
+/// guard.
+///
+/// NB: values of concrete types with a C function of their own, not a Swift closure: a closure
+/// handed to C was boxed on the heap at each call, an allocation a callback (docs/benchmarks.md,
+/// "Issue 17's effect round trip (session 11)").
+///
+/// NB: noncopyable, so that the call is never copied on its way to the callback (a retain and a
+/// release of each of its references).
+protocol HostCallback: ~Copyable {
+  /// Calls the callback.
+  func call()
+  /// Calls the callback of the value its argument points to.
+  static var invoke: csystem_body { get }
+}
+
+/// A request for the host's handler.
+struct RequestCallback: HostCallback, ~Copyable {
+  let handler: Unmanaged<HandlerBox>
+  let info: HostRequestInfo
+
+  func call() { handler._withUnsafeGuaranteedRef { $0.request(info) } }
+
+  static let invoke: csystem_body = {
+    $0?.assumingMemoryBound(to: RequestCallback.self).pointee.call()
+  }
+}
+
+/// A cancellation for the host's handler.
+struct CancelCallback: HostCallback, ~Copyable {
+  let handler: Unmanaged<HandlerBox>
+  let id: UInt64
+
+  func call() { handler._withUnsafeGuaranteedRef { $0.cancel(id) } }
+
+  static let invoke: csystem_body = {
+    $0?.assumingMemoryBound(to: CancelCallback.self).pointee.call()
+  }
+}
+
+/// A notification for a subscriber.
+struct NotifyCallback: HostCallback, ~Copyable {
+  let subscriber: (UInt64) -> Void
+  let version: UInt64
+
+  func call() { subscriber(version) }
+
+  static let invoke: csystem_body = {
+    $0?.assumingMemoryBound(to: NotifyCallback.self).pointee.call()
+  }
+}
+
 /// Who delivers a store's outgoing events, and whether a callback unwound out of it.
 ///
 /// NB: callbacks run with no store lock held. One thread at a time per store delivers them (the
@@ -74,26 +126,29 @@ class DispatchControl: Inbox, @unchecked Sendable {
 
   /// Stops being the dispatcher.
   final func release(_ recorded: UnwindWatch.Frames?) {
-    if let recorded {
-      // NB: a dispatch of another store nested in one of ours, whose callback unwound and was
-      // caught inside ours, is still above our record: it is dead.
-      while let top = UnwindWatch.pop(recorded) {
-        let control = Unmanaged<DispatchControl>.fromOpaque(top).takeRetainedValue()
-        if control === self { break }
-        control.markUnwound()
-      }
-    }
+    if let recorded { UnwindWatch.forget(recorded)?.release() }
     signal { thread.store(0, ordering: .releasing) }
   }
 
   /// Calls a host callback: marks the frame for the unwind watch (in `frames`, this thread's,
-  /// if the dispatch was recorded), and lets waiters know.
+  /// if the dispatch was recorded) and calls it behind the callback guard
+  /// (``csystem_call_guarded``), then lets waiters know. An exception or a forced unwind that
+  /// leaves the callback marks the store unwound on its way through (see ``UnwindWatch``).
   @inline(never)
-  final func call(_ frames: UnwindWatch.Frames?, _ body: () -> Void) {
+  final func call<Callback: HostCallback & ~Copyable>(
+    _ frames: UnwindWatch.Frames?, _ callback: inout Callback
+  ) {
     inCallback.store(true, ordering: .releasing)
-    if let frames { UnwindWatch.mark(inCallback: true, frames) }
-    body()
-    if let frames { UnwindWatch.mark(inCallback: false, frames) }
+    if let frames {
+      UnwindWatch.mark(inCallback: true, frames)
+      withUnsafeMutablePointer(to: &callback) { pointer in
+        csystem_call_guarded(
+          Callback.invoke, pointer, { UnwindWatch.unwound(token: $0) }, frames.token)
+      }
+      UnwindWatch.mark(inCallback: false, frames)
+    } else {
+      callback.call()
+    }
     signal { inCallback.store(false, ordering: .releasing) }
   }
 
@@ -186,22 +241,31 @@ class DispatchControl: Inbox, @unchecked Sendable {
   /// Finds the dispatches on this thread whose callback frame is gone (a callback unwound out of
   /// them) and marks their stores unwound.
   ///
-  /// NB: called at the start of a host's call: a frame deeper than the caller's position is the
-  /// one of a callback still running (a call from inside it); one above it is dead.
+  /// NB: called at the start of a host's call: a callback's frame above the caller's position,
+  /// on this thread's own stack, is dead (see ``UnwindWatch``).
   @inline(never)
   static func noticeUnwinding() {
     guard UnwindWatch.isActive else { return }
-    let here = UInt(csystem_stack_address())
-    while let dead = UnwindWatch.dead(below: here) {
-      let control = Unmanaged<DispatchControl>.fromOpaque(dead).takeRetainedValue()
-      control.markUnwound()
-    }
+    UnwindWatch.forgetDead(here: UInt(csystem_stack_address()))
   }
 }
 
-/// The dispatch frames live on this thread, outermost first (so deepest last): for each, its
-/// store's ``DispatchControl`` (retained) and, while a callback runs, the stack address where it
-/// was called (0 between callbacks).
+/// The dispatches live on this thread, outermost first: for each, its store's
+/// ``DispatchControl`` (retained), a token of its own, and, while a callback runs, the stack
+/// address where it was called (0 between callbacks).
+///
+/// A callback that unwinds out of libtca is noticed, with no false alarm:
+/// - when an exception or a forced unwind (`pthread_exit`, `pthread_cancel`) passes through
+///   the guard that calls it (``csystem_call_guarded``): at once;
+/// - when the thread ends with the callback not returned: at its end;
+/// - when the thread calls libtca from a frame above the callback's (a longjmp out of it), both
+///   on the thread's own stack: at that call. A fiber's stack is another allocation, so a call
+///   made on another stack (a fiber switching away inside a callback) is never taken for one.
+/// A call after a longjmp from a frame deeper than the dead callback's is taken as a call from
+/// inside it (include/tca.h says so).
+///
+/// NB: each dispatch is found by its token, not by its place: with fibers, dispatches on one
+/// thread need not end in the order they began.
 ///
 /// NB: a pthread key rather than C `_Thread_local`: a C source in CSystem would carry DWARF 5
 /// debug info, which the valgrind of `make test-c` cannot read.
@@ -210,88 +274,199 @@ enum UnwindWatch {
   fileprivate struct Entry {
     var store: UnsafeMutableRawPointer?
     var frame: UInt
+    var token: UInt
   }
 
-  /// This thread's frames, as ``enter(_:)`` found them.
+  /// A thread's dispatches and what the watch knows of the thread.
+  fileprivate struct Thread {
+    var depth = 0
+    var nextToken: UInt = 1
+    /// The thread's own stack, [low, high); both 0 until first needed, high 0 if unknown.
+    var stackLow: UInt = 0
+    var stackHigh: UInt = 0
+    var stackKnown = false
+    let entries: UnsafeMutablePointer<Entry>
+  }
+
+  /// One dispatch, as ``enter(_:)`` recorded it on this thread.
   struct Frames {
-    fileprivate let entries: UnsafeMutablePointer<Entry>
+    fileprivate let thread: UnsafeMutablePointer<Thread>
+    let token: UInt
+    fileprivate let index: Int
   }
 
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key) { raw in
-      // NB: a thread ending with no dispatch live (the normal case): its frames go with it.
-      raw?.assumingMemoryBound(to: Entry.self).deallocate()
+      guard let thread = raw?.assumingMemoryBound(to: Thread.self) else { return }
+      // NB: a thread ending inside a callback (it unwound and the thread went on to its end,
+      // or a fiber never came back to it): its dispatches are dead. Their records are kept
+      // (a few bytes), in case a fiber still holds one.
+      guard thread.pointee.depth == 0 else {
+        while thread.pointee.depth > 0 {
+          UnwindWatch.remove(thread, at: thread.pointee.depth - 1)?.markUnwoundAndRelease()
+        }
+        return
+      }
+      thread.pointee.entries.deallocate()
+      thread.deinitialize(count: 1)
+      thread.deallocate()
     }
     return key
   }()
 
-  /// This thread's frames: entry 0's `frame` is the depth; entries 1... are the dispatches.
-  private static var frames: UnsafeMutablePointer<Entry> {
-    if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: Entry.self) }
-    let frames = UnsafeMutablePointer<Entry>.allocate(capacity: capacity + 1)
-    frames.initialize(repeating: Entry(store: nil, frame: 0), count: capacity + 1)
-    pthread_setspecific(key, frames)
-    return frames
+  private static var current: UnsafeMutablePointer<Thread> {
+    if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: Thread.self) }
+    let entries = UnsafeMutablePointer<Entry>.allocate(capacity: capacity)
+    entries.initialize(repeating: Entry(store: nil, frame: 0, token: 0), count: capacity)
+    let thread = UnsafeMutablePointer<Thread>.allocate(capacity: 1)
+    thread.initialize(to: Thread(entries: entries))
+    pthread_setspecific(key, thread)
+    return thread
   }
 
-  private static var existing: UnsafeMutablePointer<Entry>? {
-    pthread_getspecific(key)?.assumingMemoryBound(to: Entry.self)
+  private static var existing: UnsafeMutablePointer<Thread>? {
+    pthread_getspecific(key)?.assumingMemoryBound(to: Thread.self)
   }
 
-  static var isActive: Bool { (existing?[0].frame ?? 0) > 0 }
+  static var isActive: Bool { (existing?.pointee.depth ?? 0) > 0 }
 
-  /// Records a dispatch of `store`; returns this thread's frames, or nil (nothing recorded)
-  /// when 64 are already live.
+  /// Records a dispatch of `store`; returns it, or nil (nothing recorded) when 64 are already
+  /// live on this thread.
   static func enter(_ store: UnsafeMutableRawPointer) -> Frames? {
-    let frames = self.frames
-    let depth = Int(frames[0].frame)
+    let thread = current
+    let depth = thread.pointee.depth
     guard depth < capacity else { return nil }
-    frames[depth + 1] = Entry(store: store, frame: 0)
-    frames[0].frame = UInt(depth + 1)
-    return Frames(entries: frames)
+    let token = thread.pointee.nextToken
+    thread.pointee.nextToken &+= 1
+    thread.pointee.entries[depth] = Entry(store: store, frame: 0, token: token)
+    thread.pointee.depth = depth + 1
+    return Frames(thread: thread, token: token, index: depth)
+  }
+
+  /// Where `frames`' dispatch is recorded now, if it still is.
+  private static func index(of frames: Frames) -> Int? {
+    let thread = frames.thread
+    let depth = thread.pointee.depth
+    if frames.index < depth, thread.pointee.entries[frames.index].token == frames.token {
+      return frames.index
+    }
+    return index(of: frames.token, in: thread)
+  }
+
+  private static func index(of token: UInt, in thread: UnsafeMutablePointer<Thread>) -> Int? {
+    var i = thread.pointee.depth
+    while i > 0 {
+      i -= 1
+      if thread.pointee.entries[i].token == token { return i }
+    }
+    return nil
+  }
+
+  /// Forgets entry `i` of `thread`; returns its store's control (retained by the record).
+  fileprivate static func remove(
+    _ thread: UnsafeMutablePointer<Thread>, at i: Int
+  ) -> Unmanaged<DispatchControl>? {
+    let entries = thread.pointee.entries
+    let depth = thread.pointee.depth
+    guard i >= 0, i < depth else { return nil }
+    let store = entries[i].store
+    var j = i
+    while j + 1 < depth {
+      entries[j] = entries[j + 1]
+      j += 1
+    }
+    entries[depth - 1] = Entry(store: nil, frame: 0, token: 0)
+    thread.pointee.depth = depth - 1
+    return store.map { Unmanaged<DispatchControl>.fromOpaque($0) }
+  }
+
+  /// Forgets `frames`' dispatch as it ends; returns its store's control (retained by the
+  /// record).
+  ///
+  /// NB: a dispatch nested in this one and still recorded had a callback left by a longjmp
+  /// caught inside ours (dead), or is suspended on a fiber (alive): the stack tells which.
+  static func forget(_ frames: Frames) -> Unmanaged<DispatchControl>? {
+    let thread = frames.thread
+    let entries = thread.pointee.entries
+    if frames.index + 1 == thread.pointee.depth, entries[frames.index].token == frames.token {
+      thread.pointee.depth = frames.index
+      return entries[frames.index].store.map { Unmanaged<DispatchControl>.fromOpaque($0) }
+    }
+    guard let i = index(of: frames) else { return nil }
+    if i + 1 != thread.pointee.depth {
+      forgetDead(in: thread, from: i + 1, here: UInt(csystem_stack_address()))
+    }
+    return remove(thread, at: i)
   }
 
   /// The store of the innermost dispatch if one of its callbacks is running above `here` (a
   /// live frame: the caller is inside that callback).
   static func liveCallbackStore(below here: UInt) -> UnsafeMutableRawPointer? {
-    guard let frames = existing, frames[0].frame > 0 else { return nil }
-    let top = frames[Int(frames[0].frame)]
+    guard let thread = existing, thread.pointee.depth > 0 else { return nil }
+    let top = thread.pointee.entries[thread.pointee.depth - 1]
     guard top.frame != 0, top.frame > here else { return nil }
     return top.store
   }
 
-  /// Marks, for the innermost dispatch in `frames` (this thread's), that a callback starts
-  /// here or has returned.
+  /// Marks, for `frames`' dispatch (this thread's), that a callback starts here or has
+  /// returned.
   @inline(never)
   static func mark(inCallback: Bool, _ frames: Frames) {
-    let entries = frames.entries
-    guard entries[0].frame > 0 else { return }
-    entries[Int(entries[0].frame)].frame = inCallback ? UInt(csystem_stack_address()) : 0
+    guard let i = index(of: frames) else { return }
+    frames.thread.pointee.entries[i].frame = inCallback ? UInt(csystem_stack_address()) : 0
   }
 
-  /// Forgets the innermost dispatch; returns its store.
-  static func pop() -> UnsafeMutableRawPointer? {
-    guard let frames = existing else { return nil }
-    return pop(Frames(entries: frames))
+  /// An exception or a forced unwind is leaving the callback of dispatch `token`, on this
+  /// thread: its store is unwound.
+  static func unwound(token: UInt) {
+    guard let thread = existing, let i = index(of: token, in: thread) else { return }
+    // NB: dispatches nested in the callback whose own callbacks were left by a longjmp are
+    // dead too; those whose callbacks threw were forgotten by their own guards.
+    forgetDead(in: thread, from: i + 1, here: UInt(csystem_stack_address()))
+    guard let j = index(of: token, in: thread) else { return }
+    remove(thread, at: j)?.markUnwoundAndRelease()
   }
 
-  /// Forgets the innermost dispatch in `frames` (this thread's); returns its store.
-  static func pop(_ frames: Frames) -> UnsafeMutableRawPointer? {
-    let entries = frames.entries
-    guard entries[0].frame > 0 else { return nil }
-    let depth = Int(entries[0].frame)
-    entries[0].frame = UInt(depth - 1)
-    return entries[depth].store
+  /// Forgets the dispatches on this thread whose callback's frame is above `here` on the
+  /// thread's own stack (dead), and marks their stores unwound.
+  static func forgetDead(here: UInt) {
+    guard let thread = existing else { return }
+    forgetDead(in: thread, from: 0, here: here)
   }
 
-  /// If the innermost dispatch is inside a callback whose frame is above `here` (dead: the
-  /// callback unwound), forgets it and returns its store.
-  static func dead(below here: UInt) -> UnsafeMutableRawPointer? {
-    guard let frames = existing, frames[0].frame > 0 else { return nil }
-    let top = frames[Int(frames[0].frame)]
-    guard top.frame != 0, top.frame < here else { return nil }
-    return pop()
+  /// ``forgetDead(here:)`` for the dispatches recorded at `from` and above.
+  private static func forgetDead(in thread: UnsafeMutablePointer<Thread>, from: Int, here: UInt) {
+    var i = thread.pointee.depth
+    while i > from {
+      i -= 1
+      let frame = thread.pointee.entries[i].frame
+      guard frame != 0, frame < here, onOwnStack(thread, frame, here) else { continue }
+      remove(thread, at: i)?.markUnwoundAndRelease()
+    }
+  }
+
+  /// Whether `a` and `b` both lie on the thread's own stack (not a fiber's).
+  private static func onOwnStack(_ thread: UnsafeMutablePointer<Thread>, _ a: UInt, _ b: UInt)
+    -> Bool
+  {
+    if !thread.pointee.stackKnown {
+      var low: UInt = 0, high: UInt = 0
+      if csystem_thread_stack(&low, &high) == 0 {
+        thread.pointee.stackLow = low
+        thread.pointee.stackHigh = high
+      }
+      thread.pointee.stackKnown = true
+    }
+    let low = thread.pointee.stackLow, high = thread.pointee.stackHigh
+    return low <= a && a < high && low <= b && b < high
+  }
+}
+
+extension Unmanaged where Instance == DispatchControl {
+  /// Marks the store unwound and drops the unwind watch's reference.
+  fileprivate func markUnwoundAndRelease() {
+    takeRetainedValue().markUnwound()
   }
 }
 

@@ -27,10 +27,29 @@ class Inbox: @unchecked Sendable {
     /// Pull mode: requests and cancellation notices waiting for the host to take them.
     var notices: [HostRequestNotice] = []
     var eventFD: Int32 = -1
+    /// Whether the eventfd was signalled since it was last cleared.
+    ///
+    /// NB: clearing reads the eventfd, a system call: a store whose descriptor is watched paid
+    /// one at the end of every call, signalled or not (docs/benchmarks.md, "The descriptor").
+    var signalled = false
     /// The store has closed: items are refused (dropped at once).
     var closed = false
 
     var hasWork: Bool { !jobs.isEmpty || !items.isEmpty || !notices.isEmpty }
+
+    /// Makes the eventfd readable, if one is watched.
+    mutating func signal() {
+      guard eventFD >= 0 else { return }
+      csystem_wake_signal(eventFD)
+      signalled = true
+    }
+
+    /// Makes the eventfd unreadable if nothing waits and it was signalled.
+    mutating func clearIfIdle() {
+      guard eventFD >= 0, signalled, !hasWork else { return }
+      csystem_wake_clear(eventFD)
+      signalled = false
+    }
   }
 
   /// The queues and their lock, made by the first push (or the close).
@@ -77,7 +96,7 @@ class Inbox: @unchecked Sendable {
   final func push(job: UnownedJob) {
     withQueues { queues in
       queues.jobs.append(job)
-      arrived(eventFD: queues.eventFD)
+      arrived(&queues)
     }
   }
 
@@ -86,7 +105,7 @@ class Inbox: @unchecked Sendable {
     withQueues { queues in
       guard !queues.closed else { return }
       queues.items.append(Item(run: item))
-      arrived(eventFD: queues.eventFD)
+      arrived(&queues)
     }
   }
 
@@ -108,7 +127,7 @@ class Inbox: @unchecked Sendable {
   final func push(notice: HostRequestNotice) {
     withQueues { queues in
       queues.notices.append(notice)
-      if queues.eventFD >= 0 { csystem_wake_signal(queues.eventFD) }
+      queues.signal()
     }
   }
 
@@ -119,7 +138,7 @@ class Inbox: @unchecked Sendable {
     return withQueues { queues in
       let taken = queues.notices
       queues.notices = []
-      if queues.eventFD >= 0 && !queues.hasWork { csystem_wake_clear(queues.eventFD) }
+      queues.clearIfIdle()
       return taken
     }
   }
@@ -129,10 +148,10 @@ class Inbox: @unchecked Sendable {
     storage.withObject({ Guarded.make(Queues()) }) { guarded in guarded.withLock(body) }
   }
 
-  private final func arrived(eventFD: Int32) {
+  private final func arrived(_ queues: inout Queues) {
     count.wrappingAdd(1, ordering: .releasing)
-    if eventFD >= 0 && owner.load(ordering: .relaxed) != currentThreadID() {
-      csystem_wake_signal(eventFD)
+    if queues.eventFD >= 0 && owner.load(ordering: .relaxed) != currentThreadID() {
+      queues.signal()
     }
   }
 
@@ -161,7 +180,8 @@ class Inbox: @unchecked Sendable {
   final func watch(eventFD: Int32) {
     withQueues { queues in
       queues.eventFD = eventFD
-      if queues.hasWork { csystem_wake_signal(eventFD) }
+      queues.signalled = false
+      if queues.hasWork { queues.signal() }
     }
   }
 
@@ -170,8 +190,7 @@ class Inbox: @unchecked Sendable {
     // NB: the descriptor is watched under the lock: none is, if it is not made.
     guard storage.isMade else { return }
     withQueues { queues in
-      guard queues.eventFD >= 0 else { return }
-      if !queues.hasWork { csystem_wake_clear(queues.eventFD) }
+      queues.clearIfIdle()
       if stop { queues.eventFD = -1 }
     }
   }

@@ -30,6 +30,7 @@ final class StoreCoreExtras: @unchecked Sendable {
   /// `StoreCore.setHandler(_:)`), dropped by the dispatcher.
   var retiredHandlers: [HandlerBox] = []
   var issueHandler: ((EffectIssue, EffectPlace?, String?) -> Void)?
+  var rootDismissal: (() -> Void)?
   var trace: TraceSink?
   var recordsOrigins = false
   var origin: String?
@@ -149,6 +150,11 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// NB: a chain through the nodes, not an array per id: starting and finishing a
   /// cancellable effect (a debounce restarted on every keystroke) allocates nothing here.
   private var cancellables = CancelRegistry()
+  /// The ids in use inside children's namespaces (``CancelID/isScoped``), by the id as the
+  /// child gave it: what lets a parent's `.cancel(id:)` reach its children's effects of that
+  /// id (``cancelChildren(of:sparingAncestorsOf:)``). Nil while there are none: a store whose
+  /// effects run in no child pays one test per cancellation.
+  var scopedIDs: [CancelID: Set<CancelID>]?
   var throttles: [CancelID: ThrottleState<Action>] = [:]
   /// Leaves (tasks, timers, requests) running; what a test store's `finish` checks.
   private(set) var liveLeafCount = 0
@@ -193,6 +199,12 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   var issueHandler: ((Issue, EffectPlace?, String?) -> Void)? {
     get { extrasStorage.ifMade { $0.issueHandler } ?? nil }
     set { if newValue != nil || extrasStorage.isMade { extras.issueHandler = newValue } }
+  }
+  /// Set by a test store: what a `dismiss()` of the root feature does (else the host is asked
+  /// with the request "dismiss").
+  var rootDismissal: (() -> Void)? {
+    get { extrasStorage.ifMade { $0.rootDismissal } ?? nil }
+    set { if newValue != nil || extrasStorage.isMade { extras.rootDismissal = newValue } }
   }
   /// Set by a test store: effects remember the action that started them.
   var recordsOrigins: Bool {
@@ -264,7 +276,6 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     }
     actions.deinitialize(count: 1)
     actions.deallocate()
-    requests.made?.withUnsafeMutablePointerToHeader { $0.pointee.lane.destroy() }
   }
 
   @inlinable
@@ -396,6 +407,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     sink: ThrottleSink<Action>?, done: Completion?
   ) {
     if cancelInFlight {
+      if scopedIDs != nil { cancelChildren(of: id, sparingAncestorsOf: region) }
       if restartWaiting(id, with: effect, in: region, sink: sink, done: done) { return }
       cancel(id: id, sparingAncestorsOf: region)
     }
@@ -642,6 +654,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     operation: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never> {
     let parent = leaf.parent ?? root
+    let id = id.inNamespace(of: leaf)
     if cancelInFlight { cancel(id: id, sparingAncestorsOf: parent) }
     let region = Region(id: id)
     attach(region, to: parent)
@@ -661,15 +674,29 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     return task
   }
 
-  func cancelFromEffect(id: CancelID) {
-    onHolder { [self] in self.cancel(id: id) }
+  func cancelFromEffect(id: CancelID, from leaf: TaskLeaf) {
+    onHolder { [self] in self.cancel(id: id.inNamespace(of: leaf)) }
+  }
+
+  func dismissFromEffect(_ leaf: TaskLeaf) {
+    onHolder { [self] in
+      guard leaf.parent != nil, !leaf.isCancelled, !self.isClosed,
+        !leaf.isInsideDismissibleChild
+      else { return }
+      if let rootDismissal = self.rootDismissal { return rootDismissal() }
+      // NB: what a host sees of it: the request "dismiss" (docs/wire-format.md).
+      self.startAtRoot(Effect<Action>.fireAndForget("dismiss"))
+    }
   }
 
   /// Adds `node` (a region, or a lone request) as the newest node running under `id`.
   private func register(_ node: EffectNode, id: CancelID) {
     node.cancelID = id
     // NB: one probe when the id is new (the usual case: a lookup, then an insert, was two).
-    guard let oldest = cancellables.updateValue(node, forKey: id) else { return }
+    guard let oldest = cancellables.updateValue(node, forKey: id) else {
+      if id.isScoped { indexScoped(id) }
+      return
+    }
     cancellables.updateValue(oldest, forKey: id)
     var newest = oldest
     while let next = newest.nextWithSameID { newest = next }
@@ -689,10 +716,14 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
       }
     } else {
       cancellables.remove(node, forKey: id)
+      if id.isScoped { unindexScoped(id) }
     }
     node.nextWithSameID = nil
     node.previousWithSameID = nil
   }
+
+  /// Whether some node runs under `id`.
+  func isRegistered(_ id: CancelID) -> Bool { cancellables[id] != nil }
 
   /// The nodes (regions, lone requests) running under `id`, oldest first.
   func nodes(for id: CancelID) -> [EffectNode] {
@@ -706,6 +737,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   }
 
   func cancel(id: CancelID) {
+    if scopedIDs != nil { cancelChildren(of: id) }
     guard let oldest = cancellables[id] else { return }
     // NB: a copy of the chain first (cancelling a region may finish others of the id), except
     // for the usual single region.
@@ -719,6 +751,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// NB: `.cancellable(id: x, cancelInFlight: true)` nested in another of the same id would
   /// otherwise cancel the effect it is part of, and deliver nothing (upstream delivers once).
   func cancel(id: CancelID, sparingAncestorsOf region: EffectNode) {
+    if scopedIDs != nil { cancelChildren(of: id, sparingAncestorsOf: region) }
     guard let oldest = cancellables[id] else { return }
     guard oldest.nextWithSameID != nil else {
       if !oldest.isAncestor(of: region) { cancel(oldest) }
@@ -749,17 +782,41 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
     case let leaf as HostRequest<Action>:
       // NB: a request that has finished is not cancelled again (no cancel notice for it).
       guard leaf.parent != nil else { return }
-      withRequests { table in table.finish(leaf) }
       report("request #\(leaf.id) \"\(leaf.name)\" cancelled")
       if queuedRequests {
+        // NB: in pull mode the id stays answerable until the host takes the notice (tca.h): the
+        // request stays in the table, kept by it, and an answer to it is checked and accepted
+        // as any, then dropped (`apply`: the leaf has finished); taking the notice ends it there
+        // (`endCancelled`). A host answering before it looks at its notices gets no error.
+        withRequests { table in table.cancelledWaiting[leaf.id] = leaf }
         inbox.push(notice: .cancelled(leaf.id))
-      } else if hasHandler {
-        post(.cancel(leaf.id))
+      } else {
+        withRequests { table in table.finish(leaf) }
+        if hasHandler { post(.cancel(leaf.id)) }
       }
       finish(leaf)
     default:
       break
     }
+  }
+
+  /// Pull mode: ends the requests cancelled whose notices the host has just taken (see
+  /// `cancel`): from now on they refuse answers.
+  ///
+  /// NB: what it adds to a take that brings no cancellation is a look at each notice's kind.
+  func endCancelled(in notices: [HostRequestNotice]) {
+    guard notices.contains(where: \.isCancellation) else { return }
+    let ended = withRequests { table -> [HostRequest<Action>] in
+      var ended: [HostRequest<Action>] = []
+      for case let .cancelled(id) in notices {
+        guard let leaf = table.cancelledWaiting.removeValue(forKey: id) else { continue }
+        table.finish(leaf)
+        ended.append(leaf)
+      }
+      return ended
+    }
+    // NB: let go outside the lock.
+    _ = consume ended
   }
 
   /// The leaves still running, for a test store's failure message.
@@ -1089,6 +1146,15 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
         continuation.resume(throwing: CancellationError())
       }
     }
+    // NB: requests cancelled in pull mode whose notices were never taken end with the store.
+    if requests.isMade {
+      let ended = withRequests { table -> [UInt64: HostRequest<Action>] in
+        for leaf in table.cancelledWaiting.values { table.finish(leaf) }
+        defer { table.cancelledWaiting = [:] }
+        return table.cancelledWaiting
+      }
+      _ = consume ended
+    }
     // NB: run what cancellation released, so cancelled tasks end and free what they hold; the
     // budget stops an effect that ignores cancellation from holding the closing thread forever.
     var budget = 100_000
@@ -1151,6 +1217,11 @@ struct RequestTable<Action>: @unchecked Sendable {
   var acceptedActions = FIFO<Action>()
   /// Applies the oldest accepted answer (see ``StoreCore/accept(_:for:)``).
   let applier: AnswerApplier<Action>
+  /// Pull mode: the requests cancelled whose `{"cancelled":id}` notices wait to be taken, by id,
+  /// kept here (and in `open`) until then: their ids still take answers (see `StoreCore.cancel`).
+  ///
+  /// NB: last, so that the fields the answer path reads keep their places.
+  var cancelledWaiting: [UInt64: HostRequest<Action>] = [:]
 
   init(applyAnswer: @escaping () -> Void) { self.applier = AnswerApplier(apply: applyAnswer) }
 
@@ -1192,16 +1263,22 @@ final class RequestTableStorage<Action>: ManagedBuffer<RequestTable<Action>, UIn
     storage.withUnsafeMutablePointerToElements { $0.initialize(to: 0) }
     return storage
   }
+
+  // NB: the table frees its lane itself, not the core: two threads that first use the table at
+  // once each make one, and the one whose copy loses (``LazyObject/keep(_:)``) drops it here.
+  deinit {
+    withUnsafeMutablePointerToHeader { $0.pointee.lane.destroy() }
+  }
 }
 
 /// What the thread delivering a store's events and the thread holding it hand each other
 /// without the table's lock: the request whose callback runs, and the one answer given inside a
 /// callback while nothing else waited.
 ///
-/// NB: each behind a pointer of its own, made with the table and freed with the core: neither
-/// is part of the table (an access to it under the lock would overlap), nor of one object (the
-/// two are touched by different threads at once, which the thread sanitizer would report as
-/// overlapping accesses), nor a class's property (a dynamic exclusivity check at each access).
+/// NB: each behind a pointer of its own, made and freed with the table: neither is part of the
+/// table (an access to it under the lock would overlap), nor of one object (the two are touched
+/// by different threads at once, which the thread sanitizer would report as overlapping
+/// accesses), nor a class's property (a dynamic exclusivity check at each access).
 struct AnswerLane<Action> {
   /// The one-shot request whose callback runs now (see `StoreCore.beginDelivering`).
   ///
@@ -1221,7 +1298,7 @@ struct AnswerLane<Action> {
     return AnswerLane(delivering: delivering, direct: direct)
   }
 
-  /// Frees both (the core, as it goes).
+  /// Frees both (the table's storage, as it goes).
   func destroy() {
     delivering.deinitialize(count: 1)
     delivering.deallocate()
@@ -1251,8 +1328,9 @@ struct OpenRequest<Action>: @unchecked Sendable {
   /// The request, which is also its place in the store's effects.
   ///
   /// NB: not retained: the leaf's region keeps it, and it leaves this table (under its lock)
-  /// before it is finished (cancelled, or its last answer applied) and let go. Other threads
-  /// take their own reference under the lock (issue 17: the effect round trip).
+  /// before it is finished (cancelled, or its last answer applied) and let go; a request
+  /// cancelled in pull mode stays, kept by `RequestTable.cancelledWaiting`. Other threads take
+  /// their own reference under the lock (issue 17: the effect round trip).
   unowned(unsafe) let leaf: HostRequest<Action>
 }
 

@@ -48,6 +48,10 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   public var exhaustivity: Exhaustivity = .on
+  /// Whether the feature dismissed itself: a `dismiss()` (``DismissEffect``) from an effect of
+  /// the feature at the root, as upstream. Its effects were then cancelled, and a later `send`
+  /// fails.
+  public private(set) var isDismissed = false
   let store: Store<State, Action>
   private let log: ReduceLog<State, Action>
   private let host = HostStub()
@@ -124,6 +128,12 @@ public final class TestStore<State: Equatable, Action> {
           column: place?.column ?? origin.column))
     }
     store.setRequestHandler(host.handler)
+    // NB: as upstream: the effects are cancelled without a report (the feature ended them).
+    store.core.rootDismissal = { [weak self] in
+      guard let self else { return }
+      self.isDismissed = true
+      for child in self.store.core.root.orderedChildren { self.store.core.cancel(child) }
+    }
   }
 
   deinit {
@@ -136,7 +146,9 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   /// The state as of the last assertion: the last `send`, the last `receive`, or the last
-  /// received action skipped. Actions fed back by effects but not yet received are not in it.
+  /// received action skipped. Actions fed back by effects but not yet received are not in it;
+  /// inside the closure of a `send` or `receive`, neither is the action it asserts (as
+  /// upstream).
   public var state: State { assertedState }
 
   /// The test store's dependencies.
@@ -160,6 +172,11 @@ public final class TestStore<State: Equatable, Action> {
   ) -> TestStoreTask {
     let place = Place(fileID, filePath, line, column)
     collectReceived()
+    guard !isDismissed else {
+      fail("Can't send action to dismissed test store.", place)
+      return TestStoreTask(
+        running: { [] }, cancel: {}, poll: {}, report: { _, _, _, _, _ in })
+    }
     if !received.isEmpty {
       reportHelper(
         "Must handle \(plural(received.count, "received action")) before sending an action:\n"
@@ -195,8 +212,9 @@ public final class TestStore<State: Equatable, Action> {
     }
     sequence += 1
     lastState = first.state
-    markAsserted(first.state, sequence)
+    // NB: asserted first, as upstream: inside the closure, `state` is still the state before.
     assertState(before: before, after: first.state, updateStateToExpectedResult, place)
+    markAsserted(first.state, sequence)
     for entry in entries.dropFirst() { record(entry) }
     return task
   }

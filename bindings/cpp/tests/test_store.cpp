@@ -1,42 +1,10 @@
 // tca.hpp's API: stores, state, errors with the library's message, request handlers and their
 // exceptions, moves. Run under valgrind by make test-cpp (no string or store may leak).
-#include <tca.hpp>
+#include "check.hpp"
 
-#include <cstdio>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-static int passed = 0, failed = 0;
-#define CHECK(condition)                                                          \
-  do {                                                                            \
-    if (condition) {                                                              \
-      passed++;                                                                   \
-    } else {                                                                      \
-      failed++;                                                                   \
-      std::fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, #condition); \
-    }                                                                             \
-  } while (0)
-
-// Runs `body`, which must throw tca::Error with `status` and a message containing `needle`.
-template <typename Body>
-static void expect_error(Body body, tca_status status, const char *needle) {
-  try {
-    body();
-    failed++;
-    std::fprintf(stderr, "FAILED: no tca::Error (expected status %d, %s)\n", status, needle);
-  } catch (const tca::Error &error) {
-    bool ok = error.status() == status && std::strstr(error.what(), needle) != nullptr;
-    if (ok) {
-      passed++;
-    } else {
-      failed++;
-      std::fprintf(stderr, "FAILED: tca::Error %d \"%s\", expected %d containing \"%s\"\n",
-                   error.status(), error.what(), status, needle);
-    }
-  }
-}
 
 static void test_state_and_send() {
   tca::Store store("counter");
@@ -75,6 +43,9 @@ static void test_errors() {
                "tca_store_send");
   moved.send(R"("incrementButtonTapped")");
   CHECK(moved.get("/count") == "1");
+  // Setting a handler on a moved-from store is refused too (it once read through a null pointer).
+  expect_error([&] { store.on_request([](tca::Store &, const tca::Request &) {}); },
+               TCA_ERR_INVALID_HANDLE, "moved from");
 }
 
 static void test_json_helpers() {
@@ -84,7 +55,10 @@ static void test_json_helpers() {
   CHECK(tca::unquote("\"a\\\"b\\u00e9\\ud83c\\udfb2\"") == "a\"b\xc3\xa9\xf0\x9f\x8e\xb2");
   CHECK(tca::unquote(tca::quote("round \t trip \"x\"")) == "round \t trip \"x\"");
   expect_error([] { tca::unquote("42"); }, TCA_ERR_JSON_SHAPE, "expected a JSON string");
-  expect_error([] { tca::unquote("\"\\u12\""); }, TCA_ERR_JSON_SHAPE, "expected a JSON string");
+  // A quote inside, or text after the string, is not one JSON string (both were once taken).
+  expect_error([] { tca::unquote(R"("a"b")"); }, TCA_ERR_JSON_SYNTAX, "the end of the text");
+  expect_error([] { tca::unquote(R"("a" "b")"); }, TCA_ERR_JSON_SYNTAX, "the end of the text");
+  expect_error([] { tca::unquote("\"\\u12\""); }, TCA_ERR_JSON_SYNTAX, "4 hex digits");
 }
 
 static void test_request_handler() {
@@ -203,9 +177,12 @@ static void test_pull_mode() {
   CHECK(dice.get("/currentRoll") == "5");
 
   // The reader refuses what is not the library's array (as take_requests would report it).
-  expect_error([] { tca::detail::RequestReader("[{\"id\":}]").read(); }, TCA_ERR_JSON_SYNTAX,
+  expect_error([] { tca::detail::read_requests("[{\"id\":}]"); }, TCA_ERR_JSON_SYNTAX,
                "take_requests");
-  expect_error([] { tca::detail::RequestReader("[{\"payload\":[1,2}").read(); },
+  // An id past 64 bits is refused (it once wrapped around to another request's id).
+  expect_error([] { tca::detail::read_requests(R"([{"id":18446744073709551616}])"); },
+               TCA_ERR_JSON_SHAPE, "64 bits");
+  expect_error([] { tca::detail::read_requests("[{\"payload\":[1,2}"); },
                TCA_ERR_JSON_SYNTAX, "take_requests");
 }
 
@@ -217,6 +194,5 @@ int main() {
   test_request_handler();
   test_handler_exception();
   test_cancel_handler();
-  std::printf("%d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  return report();
 }

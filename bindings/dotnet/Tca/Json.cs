@@ -7,7 +7,7 @@ using System.Text;
 
 namespace Tca
 {
-    public static class Json
+    public static partial class Json
     {
         /// <summary>text as a JSON string: Quote("a\"b") is "\"a\\\"b\"".</summary>
         public static string Quote(string text)

@@ -1,5 +1,7 @@
-// libtca from C#: a Store over a SafeHandle, in pull mode (no delegate is ever handed to the
-// library, so none has to be kept alive), failures as TcaException with the library's message.
+// libtca from C#: a Store over a SafeHandle, in pull mode (requests wait for TakeRequests; the
+// only delegates handed to the library are subscribers, kept alive while it may call them),
+// failures as TcaException with the library's message. Subscriptions.cs has the subscribers and
+// patches, Recording.cs the journal, replay and reductions log, Loader.cs finds libtca.
 //
 //   using (var store = new Tca.Store("counter"))
 //   {
@@ -8,6 +10,8 @@
 //   }
 using System;
 using System.Collections.Generic;
+using System.IO;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
 
@@ -18,7 +22,14 @@ namespace Tca
     public class TcaException : Exception
     {
         public Status Status { get; private set; }
-        public TcaException(Status status, string message) : base(message) { Status = status; }
+        /// <summary>What the status means in general (tca_status_str: "invalid store handle").
+        /// </summary>
+        public string Description { get; private set; }
+        public TcaException(Status status, string message) : base(message)
+        {
+            Status = status;
+            Description = Store.Describe(status);
+        }
     }
 
     /// <summary>How a request is answered.</summary>
@@ -51,45 +62,155 @@ namespace Tca
         /// <summary>Answers given from any thread are applied by the host's next Poll, Send or
         /// Advance, on its thread.</summary>
         public bool AnswersOnHostThread { get; set; }
-    }
+        /// <summary>Keep a journal (Store.Journal, Store.Replay) and allow the reductions log.
+        /// </summary>
+        public bool Record { get; set; }
+        /// <summary>A thread of the store's own runs what becomes due (real-clock timers), and
+        /// calls subscribers then.</summary>
+        public bool Threaded { get; set; }
 
-    /// <summary>A running store of one feature, in pull mode. Dispose frees it (the finalizer
-    /// does, if never disposed).</summary>
-    public sealed class Store : IDisposable
-    {
-        readonly StoreHandle handle;
-
-        /// <summary>A store of <paramref name="feature"/>, from <paramref name="stateJson"/> (a
-        /// snapshot, as State returns it) or its default state.</summary>
-        public Store(string feature, Options options = null, string stateJson = null)
+        internal NativeOptions ToNative()
         {
             var raw = new NativeOptions();
             Native.tca_options_init(ref raw);
             raw.Requests = Native.RequestsQueued;
-            if (options != null)
+            if (ManualClock) raw.Clock = Native.ClockManual;
+            raw.Seed = Seed;
+            if (AnswersOnHostThread) raw.Answers = Native.AnswersHostThread;
+            if (Record) raw.Record = 1;
+            if (Threaded) raw.Threaded = 1;
+            return raw;
+        }
+    }
+
+    /// <summary>A running store of one feature, in pull mode. Dispose frees it (the finalizer
+    /// does, if never disposed).</summary>
+    public sealed partial class Store : IDisposable
+    {
+        readonly StoreHandle handle;
+
+        /// <summary>A store of <paramref name="feature"/>, from <paramref name="stateJson"/> (a
+        /// snapshot, as State returns it) or its default state. Throws DllNotFoundException,
+        /// saying where it looked, when libtca cannot be found (Loader.cs).</summary>
+        public Store(string feature, Options options = null, string stateJson = null)
+            : this(Loaded(() => Create(feature, options, stateJson)))
+        {
+        }
+
+        Store(StoreHandle made) { handle = made; }
+
+        // NB: every path into the library starts here or in another static entry point: libtca
+        // is found (Loader) before a method that calls it is compiled (Mono resolves a P/Invoke
+        // when it compiles its caller), and Mono's DllNotFoundException says what to set.
+        static T Loaded<T>(Func<T> body)
+        {
+            Loader.EnsureLoaded();
+            try
             {
-                if (options.ManualClock) raw.Clock = Native.ClockManual;
-                raw.Seed = options.Seed;
-                if (options.AnswersOnHostThread) raw.Answers = Native.AnswersHostThread;
+                return body();
             }
+            catch (DllNotFoundException error)
+            {
+                throw Loader.Explain(error);
+            }
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        static StoreHandle Create(string feature, Options options, string stateJson)
+        {
+            NativeOptions raw = (options ?? new Options()).ToNative();
             byte[] name = Utf8(feature ?? "");
             byte[] state = stateJson == null ? null : Utf8(stateJson);
             StoreHandle made;
             int status = Native.tca_store_new_v2(name, Length(name), state,
                 state == null ? UIntPtr.Zero : Length(state), ref raw, out made);
+            return Made(status, made);
+        }
+
+        static StoreHandle Made(int status, StoreHandle made)
+        {
             if (status != 0)
             {
                 if (made != null) made.Dispose();
                 throw Error(status);
             }
-            handle = made;
+            return made;
         }
 
         /// <summary>The SafeHandle over the C store.</summary>
         public StoreHandle Handle { get { return handle; } }
 
         /// <summary>The library's version, "MAJOR.MINOR.PATCH".</summary>
-        public static string LibraryVersion { get { return FromC(Native.tca_version()); } }
+        public static string LibraryVersion { get { return Loaded(() => LibraryVersionLoaded()); } }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        static string LibraryVersionLoaded() { return FromC(Native.tca_version()); }
+
+        /// <summary>The features compiled into the library, as JSON: [{"name":"counter",
+        /// "description":…,"requests":[…],"initialState":{…}}, …] (Json.Parse reads it).
+        /// </summary>
+        public static string Features() { return Loaded(() => FeaturesLoaded()); }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        static string FeaturesLoaded()
+        {
+            IntPtr text = Native.tca_features();
+            if (text == IntPtr.Zero) throw Error((int)Status.NoMemory);
+            try { return FromC(text); }
+            finally { Native.tca_string_free(text); }
+        }
+
+        /// <summary>The schema of <paramref name="feature"/> (docs/schema.md), as JSON: JSON
+        /// Schema of its state, actions and requests (Json.Parse reads it).</summary>
+        public static string Schema(string feature) { return Loaded(() => SchemaLoaded(feature)); }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        static string SchemaLoaded(string feature)
+        {
+            byte[] name = Utf8(feature);
+            IntPtr json;
+            UIntPtr length;
+            return Take(Native.tca_feature_schema_n(name, Length(name), out json, out length),
+                json, length);
+        }
+
+        /// <summary>The canonical JSON of an action of <paramref name="feature"/> given in any
+        /// form its stores accept: ""incrementButtonTapped"" gives
+        /// "{"incrementButtonTapped":{}}".</summary>
+        public static string CanonicalAction(string feature, string actionJson)
+        {
+            return Loaded(() => CanonicalActionLoaded(feature, actionJson));
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        static string CanonicalActionLoaded(string feature, string actionJson)
+        {
+            byte[] name = Utf8(feature), action = Utf8(actionJson);
+            IntPtr json;
+            UIntPtr length;
+            return Take(Native.tca_canonical_action_n(name, Length(name), action, Length(action),
+                out json, out length), json, length);
+        }
+
+        /// <summary>What a status means in general (tca_status_str).</summary>
+        internal static string Describe(Status status)
+        {
+            try
+            {
+                Loader.EnsureLoaded();
+                return DescribeLoaded(status);
+            }
+            catch (DllNotFoundException)
+            {
+                return status.ToString();  // a JSON helper's error, with no library to ask
+            }
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        static string DescribeLoaded(Status status)
+        {
+            return FromC(Native.tca_status_str((int)status));
+        }
 
         /// <summary>Sends one action (JSON): store.Send("\"rollButtonTapped\"").</summary>
         public unsafe void Send(string actionJson)
@@ -119,6 +240,7 @@ namespace Tca
             {
                 if (added) handle.DangerousRelease();
             }
+            if (failures.Pending != null) failures.Rethrow();
         }
 
         sealed class LastAction
@@ -147,6 +269,34 @@ namespace Tca
             return Take(Native.tca_store_state(handle, out json, out length), json, length);
         }
 
+        /// <summary>
+        /// Reads the whole state as the library lends it, without a copy: <paramref name="read"/>
+        /// gets a stream over the store's own text (UTF-8 JSON, possibly with runs of spaces
+        /// between values; as JSON it equals State()). The stream is valid only inside
+        /// <paramref name="read"/>, and is closed when it returns; <paramref name="read"/> must not
+        /// call the store, nor may another thread meanwhile (tca_store_state_borrow).
+        /// </summary>
+        public unsafe T BorrowState<T>(Func<UnmanagedMemoryStream, T> read)
+        {
+            if (read == null) throw new ArgumentNullException("read");
+            bool added = false;
+            try
+            {
+                handle.DangerousAddRef(ref added);
+                IntPtr json;
+                UIntPtr length;
+                Check(Native.tca_store_state_borrow(handle, out json, out length));
+                long size = (long)length.ToUInt64();
+                using (var stream = new UnmanagedMemoryStream((byte*)json, size, size,
+                        FileAccess.Read))
+                    return read(stream);
+            }
+            finally
+            {
+                if (added) handle.DangerousRelease();
+            }
+        }
+
         /// <summary>The value at a JSON Pointer ("/count"), as JSON.</summary>
         public string Get(string pointer)
         {
@@ -169,18 +319,35 @@ namespace Tca
         }
 
         /// <summary>Moves the manual clock forward (60 Hz: 16 or 17 ms a frame).</summary>
-        public void Advance(ulong milliseconds) { Check(Native.tca_store_advance(handle, milliseconds)); }
+        public void Advance(ulong milliseconds)
+        {
+            Check(Native.tca_store_advance(handle, milliseconds));
+            if (failures.Pending != null) failures.Rethrow();
+        }
 
         /// <summary>Runs what is due; how much ran.</summary>
         public uint Poll()
         {
             uint ran;
             Check(Native.tca_store_poll(handle, out ran));
+            if (failures.Pending != null) failures.Rethrow();
             return ran;
         }
 
         /// <summary>Milliseconds until the next timer is due; -1 if none.</summary>
         public long NextDeadlineMs { get { return Native.tca_store_next_deadline_ms(handle); } }
+
+        /// <summary>A descriptor readable exactly when Poll has work or requests wait: the store's
+        /// (wait on it; never read or close it).</summary>
+        public int Fd
+        {
+            get
+            {
+                int fd = Native.tca_store_fd(handle);
+                if (fd < 0) throw Error((int)Status.System);
+                return fd;
+            }
+        }
 
         /// <summary>The requests and cancellation notices waiting, oldest first; empty when none
         /// waits.</summary>
@@ -197,6 +364,7 @@ namespace Tca
         {
             byte[] bytes = Utf8(responseJson);
             Check(Native.tca_store_respond_n(handle, id, bytes, Length(bytes)));
+            if (failures.Pending != null) failures.Rethrow();
         }
 
         /// <summary>Fails request <paramref name="id"/>: the feature gets the message.</summary>
@@ -204,25 +372,30 @@ namespace Tca
         {
             byte[] bytes = Utf8(message);
             Check(Native.tca_store_fail_n(handle, id, bytes, Length(bytes)));
+            if (failures.Pending != null) failures.Rethrow();
         }
 
         /// <summary>Ends stream <paramref name="id"/>.</summary>
-        public void Complete(ulong id) { Check(Native.tca_store_complete(handle, id)); }
+        public void Complete(ulong id)
+        {
+            Check(Native.tca_store_complete(handle, id));
+            if (failures.Pending != null) failures.Rethrow();
+        }
 
         /// <summary>Frees the store; later calls throw TcaException (InvalidHandle).</summary>
         public void Dispose() { handle.Dispose(); }
 
         // ---- marshaling ----
 
-        static byte[] Utf8(string text)
+        internal static byte[] Utf8(string text)
         {
             if (text == null) throw new ArgumentNullException("text");
             return Encoding.UTF8.GetBytes(text);
         }
 
-        static UIntPtr Length(byte[] bytes) { return new UIntPtr((uint)bytes.Length); }
+        internal static UIntPtr Length(byte[] bytes) { return new UIntPtr((uint)bytes.Length); }
 
-        static string FromC(IntPtr text)
+        internal static string FromC(IntPtr text)
         {
             int length = 0;
             while (Marshal.ReadByte(text, length) != 0) length++;
@@ -231,7 +404,7 @@ namespace Tca
             return Encoding.UTF8.GetString(bytes);
         }
 
-        static TcaException Error(int status)
+        internal static TcaException Error(int status)
         {
             return new TcaException((Status)status, FromC(Native.tca_last_error()));
         }
@@ -242,9 +415,9 @@ namespace Tca
         }
 
         /// <summary>Copies a string the library returned and frees the library's.</summary>
-        string Take(int status, IntPtr json, UIntPtr length)
+        internal static string Take(int status, IntPtr json, UIntPtr length)
         {
-            Check(status);
+            if (status != 0) throw Error(status);
             try
             {
                 var bytes = new byte[(int)length.ToUInt64()];

@@ -22,6 +22,9 @@ typedef enum tca_status_code {
 } tca_status_code;
 const char *tca_version(void);
 char *tca_features(void);
+tca_status tca_feature_schema(const char *feature, char **out_json, size_t *out_length);
+tca_status tca_feature_schema_n(const char *feature, size_t feature_length, char **out_json,
+                                size_t *out_length);
 void tca_string_free(char *string);
 const char *tca_last_error(void);
 const char *tca_status_str(tca_status status);

@@ -1,4 +1,5 @@
--- The JSON a host needs, in plain Lua: decode (state parts, request payloads) and quote (answers).
+-- The JSON a host needs, in plain Lua: decode (state parts, request payloads, patches), quote
+-- (answers), equal (decoded values compared), is_array (an array told from an object).
 --
 --   local json = require("tca.json")
 --   json.decode('{"a":[1,true,null]}')   --> {a = {1, true, json.null}}
@@ -7,6 +8,29 @@ local json = {}
 
 -- JSON's null, distinct from a missing member.
 json.null = setmetatable({}, { __tostring = function() return "null" end })
+
+-- The metatable of every decoded JSON array, so that an empty array is told from an empty object
+-- (tca.apply_patch needs to know: "/list/0" indexes an array, names a member of an object).
+json.array = {}
+
+-- Whether `value` is a decoded JSON array.
+function json.is_array(value)
+  return getmetatable(value) == json.array
+end
+
+-- Whether two decoded JSON values are equal (objects whatever their members' order).
+function json.equal(a, b)
+  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+  if a == b then return true end
+  if getmetatable(a) ~= getmetatable(b) then return false end
+  for key, element in pairs(a) do
+    if not json.equal(element, b[key]) then return false end
+  end
+  for key in pairs(b) do
+    if a[key] == nil then return false end
+  end
+  return true
+end
 
 local escapes = { ['"'] = '\\"', ["\\"] = "\\\\", ["\b"] = "\\b", ["\f"] = "\\f",
                   ["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t" }
@@ -90,7 +114,7 @@ function decode_value(text, at)
       at = skip(text, at + 1)
     end
   elseif c == "[" then
-    local array = {}
+    local array = setmetatable({}, json.array)
     at = skip(text, at + 1)
     if text:sub(at, at) == "]" then return array, at + 1 end
     while true do

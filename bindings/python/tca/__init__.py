@@ -43,6 +43,7 @@ from .errors import (
     UnknownRequestError,
     VersionGoneError,
 )
+from ._schema import schema
 from .patch import apply_patch
 from .store import Action, Request, Store, Subscription
 
@@ -54,6 +55,7 @@ __all__ = [
     "Store",
     "Subscription",
     "features",
+    "schema",
     "library_path",
     "version",
     "TCAError",

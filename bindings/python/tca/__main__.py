@@ -1,4 +1,7 @@
-"""`python -m tca replay session.jsonl`: a recorded session, step by step.
+"""Tools for libtca: `python -m tca replay` (a recorded session, step by step) and
+`python -m tca types` (host types from a feature's schema).
+
+`python -m tca replay session.jsonl`: a recorded session, step by step.
 
     $ python -m tca replay session.jsonl
     counter, manual clock, seed 7: {"count":0,"isNumberFactLoading":false}
@@ -14,21 +17,32 @@ Each input of the journal (`Store(..., record=True)`, `store.journal()`) is prin
 state change it made, as the Composable Architecture's `_printChanges` does, and the requests the
 store made and their answers. `--to N` prints instead the state at version N as JSON (time
 travel: `Store.replay(journal, to_version=N)`).
+
+`python -m tca devtools [FILE.jsonl]` is the inspector: a page showing stores live or from a
+journal (`tca.devtools`, docs/devtools.md).
+`python -m tca types FEATURE --lang python|typescript|csharp|rust|cpp [--library PATH]
+[-o FILE]`: the feature's State and Action types in that language, from its schema
+(`tca.schema(feature)`; `--library` reads it from another libtca, `--schema FILE` from a saved
+document). docs/schema.md, "Host types".
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
 from typing import Any, Dict, Iterator, List, Optional, TextIO, Tuple
 
-from . import TCAError
+from . import JSONShapeError, TCAError, _native
 from ._codec import dumps
 from .journal import header
 from .store import Store
 
 _ABSENT = object()
+
+LANGUAGES = ("python", "typescript", "csharp", "rust", "cpp")
 
 
 def changes(before: Any, after: Any, path: str = "") -> Iterator[str]:
@@ -91,6 +105,46 @@ def _lines(text: str) -> List[Tuple[str, Dict[str, Any]]]:
     return parsed
 
 
+def _is_input(line: Dict[str, Any]) -> bool:
+    return "request" not in line and "cancelled" not in line
+
+
+def _replay_prefix(lines: List[Tuple[str, Dict[str, Any]]], end: int) -> Store:
+    """The store replayed from `lines[:end]` (the header first): the state after the input
+    `lines[end - 1]`.
+
+    NB: inputs given together inside a callback share a version, and a replay checks that the
+    lines of a version make the changes it claims (docs/wire-format.md, "Versions"): a prefix
+    that ends inside such a run is cut short of them. Its last lines then take the version
+    before the run (or, after version 0, 1 if the state has changed since the header), as if
+    the journal had been taken there.
+    """
+    following = next((line for _, line in lines[end:] if _is_input(line)), None)
+    inputs = [index for index in range(1, end) if _is_input(lines[index][1])]
+    cut = following is not None and bool(inputs) and (
+        lines[inputs[-1]][1].get("version") == following.get("version")
+    )
+    if not cut:
+        return Store.replay("\n".join(raw for raw, _ in lines[:end]) + "\n", requests="queued")
+    run = lines[inputs[-1]][1].get("version")
+    partial = [index for index in inputs if lines[index][1].get("version") == run]
+    before = [lines[index][1].get("version") for index in inputs if index not in partial]
+    base = before[-1] if before else 0
+    for version in [base] if base else [0, 1]:
+        text = [
+            json.dumps({**line, "version": version}, separators=(",", ":"))
+            if index in partial
+            else raw
+            for index, (raw, line) in enumerate(lines[:end])
+        ]
+        try:
+            return Store.replay("\n".join(text) + "\n", requests="queued")
+        except JSONShapeError:
+            if version == 1 or base:
+                raise
+    raise AssertionError("unreachable")
+
+
 def print_steps(text: str, out: TextIO) -> None:
     """Prints every step of the journal `text` (see the module's documentation)."""
     head = header(text)
@@ -101,10 +155,8 @@ def print_steps(text: str, out: TextIO) -> None:
         f"{dumps(state)}",
         file=out,
     )
-    prefix = [lines[0][0]]
     step = 0
-    for raw, line in lines[1:]:
-        prefix.append(raw)
+    for end, (_, line) in enumerate(lines[1:], 2):
         if "request" in line:
             request = line["request"]
             print(
@@ -120,11 +172,85 @@ def print_steps(text: str, out: TextIO) -> None:
         at = f", at {line['at'] / 1e6:g} ms" if "at" in line else ""
         print(f"[{step}] {describe(line)}  (version {line.get('version')}{at})", file=out)
         # NB: the state after this input: the journal up to it, replayed whole.
-        with Store.replay("\n".join(prefix) + "\n", requests="queued") as replayed:
+        with _replay_prefix(lines, end) as replayed:
             after = replayed.state
         for change in changes(state, after):
             print(f"      {change}", file=out)
         state = after
+
+
+def schema_document(feature: str, library: Optional[str] = None) -> Dict[str, Any]:
+    """The schema document of `feature`, from the loaded libtca or from the one at `library`
+    (read by a child Python: a process loads one libtca)."""
+    if library is None or (
+        os.path.exists(library) and os.path.samefile(library, _native.path)
+    ):
+        import tca
+
+        read = getattr(tca, "schema", None)
+        if read is None:
+            raise ValueError("this tca package has no schema(): update it")
+        document: Dict[str, Any] = read(feature)
+        return document
+    if not os.path.exists(library):
+        raise ValueError(f"--library {library}: no such file")
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    child = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import json, sys, tca\n"
+            "try:\n"
+            "    sys.stdout.write(json.dumps(tca.schema(sys.argv[1])))\n"
+            "except tca.TCAError as error:\n"
+            "    sys.exit(str(error))\n",
+            feature,
+        ],
+        capture_output=True,
+        text=True,
+        env=dict(
+            os.environ,
+            TCA_LIBRARY=os.path.abspath(library),
+            PYTHONPATH=os.pathsep.join(
+                [package, *filter(None, [os.environ.get("PYTHONPATH")])]
+            ),
+        ),
+    )
+    if child.returncode != 0:
+        lines = child.stderr.strip().splitlines() or [f"exit status {child.returncode}"]
+        raise ValueError(f"--library {library}: {lines[-1]}")
+    loaded: Dict[str, Any] = json.loads(child.stdout)
+    return loaded
+
+
+def write_types(arguments: argparse.Namespace) -> None:
+    """`python -m tca types`: the host types of a feature, to a file or standard output."""
+    from . import typegen
+
+    if arguments.schema is not None:
+        with open(arguments.schema, encoding="utf-8") as file:
+            document = json.load(file)
+        name = document.get("feature") if isinstance(document, dict) else None
+        if name != arguments.feature:
+            raise ValueError(
+                f"--schema {arguments.schema} is the schema of {name!r}, "
+                f"not of {arguments.feature!r}"
+            )
+    else:
+        document = schema_document(arguments.feature, arguments.library)
+    text = typegen.generate(
+        document,
+        arguments.lang,
+        f"python -m tca types {arguments.feature} --lang {arguments.lang}",
+    )
+    if arguments.output in (None, "-"):
+        sys.stdout.write(text)
+        return
+    # NB: written whole or not at all: a build that depends on the file never sees half of it.
+    partial = arguments.output + ".partial"
+    with open(partial, "w", encoding="utf-8") as file:
+        file.write(text)
+    os.replace(partial, arguments.output)
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -142,7 +268,45 @@ def main(argv: Optional[List[str]] = None) -> int:
     replay.add_argument(
         "--to", type=int, metavar="N", help="print the state at version N as JSON instead"
     )
+    types = commands.add_parser(
+        "types",
+        help="write a feature's State and Action types for a host language",
+        description="Writes the host types of a feature (docs/schema.md, \"Host types\"), "
+        "from its schema: a State type and an Action type with a constructor for each case.",
+    )
+    types.add_argument("feature", help="a feature's name, as tca.features() lists it")
+    types.add_argument("--lang", required=True, choices=LANGUAGES, help="the host language")
+    types.add_argument(
+        "--library",
+        metavar="PATH",
+        help="the libtca to read the schema from (default: the one tca loads)",
+    )
+    types.add_argument(
+        "--schema", metavar="FILE", help="read the schema from a saved document instead"
+    )
+    types.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE (default: standard output)"
+    )
+    commands.add_parser(
+        "devtools",
+        help="the inspector: a page showing stores live or from a journal",
+        add_help=False,
+    )
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["devtools"]:
+        # NB: imported here: the inspector's modules load only when asked for.
+        from .devtools.server import main as devtools
+
+        return devtools(argv[1:])
     arguments = parser.parse_args(argv)
+    if arguments.command == "types":
+        try:
+            write_types(arguments)
+        except (OSError, ValueError, TCAError) as error:
+            print(f"python -m tca types: {error}", file=sys.stderr)
+            return 1
+        return 0
     try:
         if arguments.journal == "-":
             text = sys.stdin.read()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 from . import _lifetime, _native
 from .errors import InvalidHandleError, TCAError, error_for
@@ -13,15 +13,13 @@ from .errors import InvalidHandleError, TCAError, error_for
 if TYPE_CHECKING:
     import asyncio
 
-    from .request import Request
-    from .subscriptions import Subscription
-
 __all__ = ["StoreCore"]
 
 
 class StoreCore:
     """The state shared by the parts of `Store` (effects, subscriptions, clock): declared here
-    once so that each part, a mixin of its own module, type-checks on its own."""
+    once so that each part, a mixin of its own module, type-checks on its own. (What one part
+    alone keeps, it declares itself: this module imports none of them.)"""
 
     feature: str
     clock: str
@@ -34,12 +32,6 @@ class StoreCore:
     _hp: Optional[ctypes.c_void_p]
     # Exceptions raised in callbacks, with the thread that ran them, for that thread's call.
     _raised: List[Tuple[int, BaseException]]
-    _handlers: Dict[str, Any]
-    _fallback: Optional[Any]
-    _requests: Dict[int, Request]
-    _inflight: Dict[int, Any]
-    _subscribers: List[Subscription]
-    _subscription_token: Optional[int]
     _loop: Optional[asyncio.AbstractEventLoop]
     # Event loops driving the store (asyncio, Tk): detached when it closes.
     _attachments: List[Any]
@@ -76,23 +68,37 @@ class StoreCore:
         return error_for(status)
 
     def _surface(self, status: int = 0) -> None:
-        """Raises the failure of the call just made (`status`) or the first exception a callback
-        raised during it; later exceptions are chained as its context."""
+        """Raises the failure of the call just made (`status`), or the first exception a callback
+        raised during it (with the failure as its context, and later ones as notes)."""
         failure: Optional[BaseException] = self._error(status) if status else None
-        if self._raised:
-            me = threading.get_ident()
-            mine = [error for thread, error in self._raised if thread == me]
-            if mine:
-                self._raised[:] = [pair for pair in self._raised if pair[0] != me]
-                first = mine[0]
-                for later in mine[1:]:
-                    if hasattr(first, "add_note"):
-                        first.add_note(f"also raised in a callback: {later!r}")
-                if failure is not None:
-                    first.__context__ = failure
-                raise first
+        first = self._take_raised()
+        if first is not None:
+            if failure is not None:
+                first.__context__ = failure
+            failure = first
         if failure is not None:
-            raise failure
+            try:
+                raise failure
+            finally:
+                # NB: the exception's traceback holds this frame, and the frame `self`: a local
+                # still naming the exception would be a cycle, keeping a store whose send failed
+                # alive after its last reference goes, until a garbage collection.
+                failure = first = None
+
+    def _take_raised(self) -> Optional[BaseException]:
+        """Takes the exceptions callbacks raised on this thread: the first, the others added to
+        it as notes; None if there are none."""
+        if not self._raised:
+            return None
+        me = threading.get_ident()
+        mine = [error for thread, error in self._raised if thread == me]
+        if not mine:
+            return None
+        self._raised[:] = [pair for pair in self._raised if pair[0] != me]
+        for later in mine[1:]:
+            if hasattr(mine[0], "add_note"):
+                mine[0].add_note(f"also raised in a callback: {later!r}")
+        return mine[0]
 
     def _check(self, status: int) -> None:
         if status or self._raised:

@@ -15,19 +15,25 @@ import atexit
 import sys
 import threading
 import weakref
-from typing import TYPE_CHECKING, Callable, List
-
-if TYPE_CHECKING:
-    from ._core import StoreCore
+from typing import Callable, List, Optional, Protocol
 
 __all__ = ["exiting", "free", "register", "shutdown", "unregister"]
+
+
+class Closable(Protocol):
+    """What the exit hook needs of a store (a `tca.Store`)."""
+
+    feature: str
+    _h: Optional[int]
+
+    def _close_at_exit(self) -> None: ...
 
 # How long the exit hook waits for the stores to be freed before it lets the interpreter go on.
 # NB: only a callback that never returns (a handler blocked on something that will not happen)
 # holds a store that long; exit must not wait for it.
 EXIT_WAIT_SECONDS = 10.0
 
-_live: weakref.WeakSet[StoreCore] = weakref.WeakSet()
+_live: weakref.WeakSet[Closable] = weakref.WeakSet()
 _exiting = False
 
 
@@ -36,12 +42,12 @@ def exiting() -> bool:
     return _exiting or sys.is_finalizing()
 
 
-def register(store: StoreCore) -> None:
+def register(store: Closable) -> None:
     """Remembers a live store, to be freed at exit."""
     _live.add(store)
 
 
-def unregister(store: StoreCore) -> None:
+def unregister(store: Closable) -> None:
     _live.discard(store)
 
 
@@ -61,7 +67,7 @@ def shutdown() -> None:
     exit by at most `EXIT_WAIT_SECONDS` instead of hanging it."""
     global _exiting
     _exiting = True
-    stores: List[StoreCore] = list(_live)
+    stores: List[Closable] = list(_live)
     if not stores:
         return
 

@@ -236,6 +236,9 @@ _string_p = ctypes.POINTER(ctypes.c_void_p)
 # to be handed back to tca_string_free (c_char_p would turn it into bytes and lose it).
 _declare("tca_version", ctypes.c_char_p)
 _declare("tca_features", ctypes.c_void_p)
+_declare(
+    "tca_feature_schema_n", ctypes.c_int32, ctypes.c_char_p, ctypes.c_size_t, _string_p, _size_p
+)
 _declare("tca_string_free", None, ctypes.c_void_p)
 _declare("tca_last_error", ctypes.c_char_p)
 _declare("tca_status_str", ctypes.c_char_p, ctypes.c_int32)

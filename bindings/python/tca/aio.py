@@ -19,24 +19,50 @@ there (a subscriber's, say) goes to the loop's exception handler.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Optional
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, List, Optional, Protocol
 
 if TYPE_CHECKING:
-    from .store import Store
+    from .errors import InvalidHandleError
+    from .subscriptions import Subscription
 
-__all__ = ["Attachment", "attach", "changes", "wait_for"]
+__all__ = ["AioStore", "Attachment", "attach", "changes", "wait_for"]
+
+
+class AioStore(Protocol):
+    """What this module needs of a store: a `tca.Store` is one.
+
+    NB: a protocol rather than the `Store` class, so that this module, below tca.store (the
+    store's `attach` and `wait_for` come here), never imports it."""
+
+    feature: str
+    _loop: Optional[asyncio.AbstractEventLoop]
+    _attachments: List[Any]
+
+    @property
+    def state(self) -> Any: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    def fileno(self) -> int: ...
+
+    def poll(self) -> int: ...
+
+    def _watch(self, fn: Callable[..., Any], on_close: Callable[[], Any]) -> Subscription: ...
+
+    def _closed_error(self) -> InvalidHandleError: ...
 
 
 class Attachment:
     """A store attached to an event loop. `detach()` (or leaving its `with` / `async with`
     block) removes the reader; closing the store detaches it too."""
 
-    def __init__(self, store: Store, loop: Optional[asyncio.AbstractEventLoop] = None) -> None:
+    def __init__(self, store: AioStore, loop: Optional[asyncio.AbstractEventLoop] = None) -> None:
         if loop is None:
             loop = asyncio.get_running_loop()
         if store._loop is not None:
             raise RuntimeError(f"the {store.feature} store is already attached to an event loop")
-        self.store: Optional[Store] = store
+        self.store: Optional[AioStore] = store
         self.loop = loop
         self.fd = store.fileno()
         loop.add_reader(self.fd, self._ready)
@@ -75,22 +101,48 @@ class Attachment:
         self.detach()
 
 
-def attach(store: Store, loop: Optional[asyncio.AbstractEventLoop] = None) -> Attachment:
+def attach(store: AioStore, loop: Optional[asyncio.AbstractEventLoop] = None) -> Attachment:
     """`store.attach(loop)`."""
     return Attachment(store, loop)
 
 
+def _on_loop(loop: asyncio.AbstractEventLoop, fn: Callable[[], Any]) -> Callable[..., None]:
+    """`fn` made callable on any thread, with any arguments (dropped): it runs at once on the
+    loop's own thread, and is handed to the loop from any other (a worker thread's send, a
+    threaded store's thread, a close); nothing runs once the loop is closed."""
+
+    def call(*_args: Any) -> None:
+        try:
+            here = asyncio.get_running_loop() is loop
+        except RuntimeError:  # no loop runs on this thread
+            here = False
+        if here:
+            fn()
+            return
+        try:
+            # NB: asyncio's futures and events may be touched on their loop's thread only; and a
+            # loop asleep in select() hears of nothing else (docs/python.md, "asyncio").
+            loop.call_soon_threadsafe(fn)
+        except RuntimeError:  # the loop is closed: nobody waits any more
+            pass
+
+    return call
+
+
 async def wait_for(
-    store: Store, predicate: Callable[[Any], Any], timeout: Optional[float] = None
+    store: AioStore, predicate: Callable[[Any], Any], timeout: Optional[float] = None
 ) -> Any:
     """Waits until `predicate(store.state)` is true and returns the state; checks now, then after
-    each change. Raises `asyncio.TimeoutError` after `timeout` seconds."""
+    each change (made on another thread: on the loop's thread, against the state then). Raises
+    `asyncio.TimeoutError` after `timeout` seconds, and `InvalidHandleError` if the store is
+    closed meanwhile."""
     state = store.state
     if predicate(state):
         return state
-    done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[Any] = loop.create_future()
 
-    def changed(_version: int) -> None:
+    def changed() -> None:
         if done.done():
             return
         try:
@@ -100,19 +152,25 @@ async def wait_for(
         except BaseException as error:  # noqa: BLE001 - handed to the waiter
             done.set_exception(error)
 
-    with store.subscribe(changed):
+    def closed() -> None:
+        if not done.done():
+            done.set_exception(store._closed_error())
+
+    with store._watch(_on_loop(loop, changed), _on_loop(loop, closed)):
+        # NB: again once subscribed: a change another thread made since the first check would
+        # otherwise go unheard.
+        changed()
         return await asyncio.wait_for(done, timeout)
 
 
-async def changes(store: Store) -> AsyncIterator[Any]:
+async def changes(store: AioStore) -> AsyncIterator[Any]:
     """The store's state after each change, as an async iterator (states that change faster than
-    the consumer reads are skipped: it always gets the latest)."""
+    the consumer reads are skipped: it always gets the latest). It ends when the store closes."""
+    if store.closed:
+        return
     ready = asyncio.Event()
-
-    def changed(_version: int) -> None:
-        ready.set()
-
-    with store.subscribe(changed):
+    wake = _on_loop(asyncio.get_running_loop(), ready.set)
+    with store._watch(wake, wake):
         while not store.closed:
             await ready.wait()
             ready.clear()

@@ -12,8 +12,7 @@ from ._validate import uint64
 if TYPE_CHECKING:
     import asyncio
 
-    from .aio import Attachment
-    from .store import Store
+    from .aio import AioStore, Attachment
 
 __all__ = ["Clock"]
 
@@ -56,13 +55,14 @@ class Clock(StoreCore):
         Returns an `Attachment`: `detach()` it, or use it in a `with`/`async with` block."""
         from .aio import Attachment
 
-        return Attachment(cast("Store", self), loop)
+        return Attachment(cast("AioStore", self), loop)
 
     async def wait_for(
         self, predicate: Callable[[Any], Any], timeout: Optional[float] = None
     ) -> Any:
         """Waits (on the running event loop) until `predicate(state)` is true; returns the state.
-        Raises `asyncio.TimeoutError` after `timeout` seconds."""
+        Hears of changes made on any thread. Raises `asyncio.TimeoutError` after `timeout`
+        seconds, and `InvalidHandleError` if the store is closed meanwhile."""
         from .aio import wait_for
 
-        return await wait_for(cast("Store", self), predicate, timeout)
+        return await wait_for(cast("AioStore", self), predicate, timeout)

@@ -80,6 +80,12 @@ _STREAM_DONE = object()  # what the task of an async generator handler returns: 
 class Effects(StoreCore):
     """The effect methods of `Store`: handlers, the requests in flight, answers."""
 
+    _handlers: Dict[str, Any]
+    _fallback: Optional[Any]
+    _requests: Dict[int, Request]
+    # What answers a request later (a task, a future, a generator), by request id.
+    _inflight: Dict[int, Any]
+
     def effect(self, name: str) -> Callable[[H], H]:
         """Registers the decorated function as the handler of host request `name`:
 

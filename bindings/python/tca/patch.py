@@ -17,6 +17,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from . import _native
 from ._codec import loads
 from ._core import StoreCore
+from ._validate import uint64
 from .errors import InvalidArgumentError, VersionGoneError
 
 __all__ = ["Patches", "apply_patch"]
@@ -131,9 +132,10 @@ class Patches(StoreCore):
     def patch(self, since_version: int) -> Patch:
         """The RFC 6902 JSON Patch from the state of version `since_version` to the current
         state: a list of operations (`[]` when nothing changed). Raises `VersionGoneError` when
-        the store no longer keeps that version (it keeps its last 16): read `state` instead."""
-        if not 0 <= since_version < 2**64:
-            raise InvalidArgumentError(f"patch: since_version {since_version} is not a uint64", 1)
+        the store no longer keeps that version (it keeps its last 16): read `state` instead.
+        A version that is not an int raises `TypeError`, a negative one `ValueError`, one of
+        2**64 or more `OverflowError`."""
+        since_version = uint64(since_version, "patch: since_version")
         pointer = ctypes.c_void_p()
         length = ctypes.c_size_t()
         self._check(

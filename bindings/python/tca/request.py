@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, List, Union
+from typing import Any, Callable, List, Protocol, Union
 
 from . import _native
 from ._codec import loads
 
-if TYPE_CHECKING:
-    from .effects import Effects
-
-__all__ = ["KINDS", "Request"]
+__all__ = ["KINDS", "Answers", "Request"]
 
 KINDS = {
     _native.REQUEST_ONE_SHOT: "oneShot",
     _native.REQUEST_STREAM: "stream",
     _native.REQUEST_FIRE_AND_FORGET: "fireAndForget",
 }
+
+
+class Answers(Protocol):
+    """What answers a request: its store (`tca.Store`)."""
+
+    def respond(self, request_id: int, value: Any) -> None: ...
+
+    def fail(self, request_id: int, message: Union[str, BaseException]) -> None: ...
+
+    def complete(self, request_id: int) -> None: ...
 
 
 class Request:
@@ -43,7 +50,7 @@ class Request:
     )
 
     def __init__(
-        self, store: Effects, request_id: int, name: str, payload_json: bytes, kind: str
+        self, store: Answers, request_id: int, name: str, payload_json: bytes, kind: str
     ) -> None:
         self.id = request_id
         self.name = name

@@ -3,11 +3,16 @@
 The class is put together from one module per concern:
 - `_core`: the handle, the bookkeeping, failures and exceptions raised in callbacks;
 - `effects`: effect handlers, requests in flight, answers (`respond`, `fail`, `complete`);
-- `subscriptions`: `subscribe` and `Subscription`;
-- `clock`: `poll`, `advance`, `next_deadline`, `fileno`, event loops;
+- `patch`: `patch(since_version)`, and `apply_patch`;
+- `subscriptions`: `subscribe` and `Subscription` (on `patch`: a subscriber may take patches);
+- `clock`: `poll`, `advance`, `next_deadline`, `fileno`, event loops (asyncio's in `aio`);
 - `journal`: `journal()` and `Store.replay(...)` of a store made with `record=True`;
-- `_options`, `_codec`: the options of a new store, JSON in and out;
+- `_options`, `_codec`, `_fastsend`: a new store's options, JSON in and out, the compiled send;
 - this module: creating a store, sending actions, reading state, closing.
+
+Dependencies go one way: no module this one imports imports it (`aio`, `_fastsend` and
+`_lifetime` take any object with what they need), nor one another in a circle
+(tests/test_imports.py).
 """
 
 from __future__ import annotations
@@ -15,11 +20,12 @@ from __future__ import annotations
 import ctypes
 import sys
 import weakref
-from typing import Any, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 from . import _fastsend, _lifetime, _native
 from ._codec import ENCODED, encode, encode_text, loads
 from ._options import make_options
+from ._schema import schema as feature_schema
 from ._validate import c_string
 from .clock import Clock
 from .effects import Effects, Handler
@@ -41,7 +47,7 @@ State = Union[Mapping[str, Any], str, bytes]
 _lib = _native.lib
 
 
-class Store(Effects, Subscriptions, Clock, Journal, Patches):
+class Store(Effects, Subscriptions, Clock, Journal, Patches, _fastsend.StoreBase):
     """A store of one of the library's features.
 
     >>> with Store("counter") as store:
@@ -90,6 +96,8 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         self._h = None
         # NB: the handle again as a c_void_p, for send's hot path (see _native.store_send).
         self._hp: Optional[ctypes.c_void_p] = None
+        # What the compiled send needs of this store (tca._fastsend); None: the pure path.
+        self._sender: Any = None
         self._raised = []
         self._handlers = {}
         self._fallback = None
@@ -97,8 +105,8 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         self._inflight = {}
         self._subscribers = []
         self._subscription_token = None
-        self._state_version = -1
-        self._state: Any = None
+        # The state `state` last decoded and its version (-1: none yet).
+        self._cached: Tuple[int, Any] = (-1, None)
         self._loop = None
         self._attachments = []
 
@@ -143,7 +151,7 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         # Pre-bound for send's fast path.
         self._send = _native.store_send
         self._send_n = _lib.tca_store_send_n
-        # NB: last, once `send` can run: the compiled send, where tca._speedups is built.
+        # NB: last, once `send` can run: the compiled send's binding, where tca._speedups is built.
         _fastsend.install(self)
 
     def _install_callbacks(self) -> None:
@@ -244,22 +252,32 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         date by applying the patch since the cached version (`patch`), so reading it after a
         change costs what changed. It is shared: don't change it (take a `snapshot()` for a copy
         of your own); a value read earlier is never changed by a later read."""
-        if _native.has("tca_store_version"):
-            version = self.version
-            if version == self._state_version:
-                return self._state
-            state = None
-            if self._state_version >= 0 and _native.has("tca_store_patch"):
-                state = self._patched_state(self._state, self._state_version)
-            if state is None:
-                state = loads(self.state_json())
-            # NB: the patch (or the JSON) is of the version current when it was made, which
-            # `version` names only if nothing changed meanwhile (another thread's send): else the
-            # value is returned but not labelled, so no later patch is applied to the wrong base.
-            self._state = state
-            self._state_version = version if self.version == version else -1
-            return state
-        return loads(self.state_json())
+        if not _native.has("tca_store_version"):  # pragma: no cover - a library before tca.h 0.1
+            return loads(self.state_json())
+        version = self.version
+        # NB: the cache is one tuple, (version, state), read and replaced whole: threads reading
+        # at once never see a state under another version's label (docs/python.md, "Threads").
+        cached_version, cached = self._cached
+        if version == cached_version:
+            return cached
+        state = None
+        if cached_version >= 0 and _native.has("tca_store_patch"):
+            state = self._patched_state(cached, cached_version)
+        if state is None:
+            state = loads(self.state_json())
+        # NB: the patch (or the JSON) is of the version current when it was made, which `version`
+        # names only if nothing changed meanwhile (another thread's send): else the value is
+        # returned, maybe newer than `version`, but not cached, for want of its version. A newer
+        # state another thread cached meanwhile is kept (replacing it would cost a later read).
+        if self.version == version and version > self._cached[0]:
+            self._cached = (version, state)
+        return state
+
+    @property
+    def schema(self) -> Dict[str, Any]:
+        """The schema of this store's feature (`tca.schema(store.feature)`, docs/schema.md): the
+        JSON Schemas of its state, actions and requests. A new dict on every read."""
+        return feature_schema(self.feature)
 
     def state_json(self) -> bytes:
         """The current state as JSON bytes (the library caches them per version)."""
@@ -292,7 +310,8 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
 
     def close(self) -> None:
         """Cancels the store's effects (handlers of requests in flight hear of it) and releases
-        it; later calls raise `InvalidHandleError`. Closing twice is fine."""
+        it; its subscriptions end, and coroutines waiting on it (`wait_for`, `tca.aio.changes`)
+        are woken. Later calls raise `InvalidHandleError`. Closing twice is fine."""
         handle = self._h
         if handle is None:
             return
@@ -305,8 +324,8 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         _lifetime.free(handle, _lib.tca_store_free)
         self._h = None
         self._hp = None
-        self._subscribers.clear()
-        self._subscription_token = None
+        # NB: after the handle: a subscription added meanwhile sees the store closed.
+        self._end_subscriptions()
         if self._raised:
             self._surface()
 
@@ -340,6 +359,10 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches):
         shown = "closed" if self._h is None else f"version {self.version}"
         return f"<tca.Store {self.feature!r} {self.clock} clock, {shown}>"
 
+
+# NB: Store.send is the compiled send where tca._speedups is built (docs/python.md, "The compiled
+# send"): a method of C that takes the pure-Python one above for what it does not handle itself.
+setattr(Store, "send", _fastsend.compiled_method(Store, Store.send))
 
 if sys.version_info < (3, 9):  # pragma: no cover
     raise ImportError("tca needs Python 3.9 or newer")

@@ -21,6 +21,10 @@ The store runs on a manual clock (`advance(ms)`), takes requests in pull mode, a
 library tells it each action it reduced, with its origin and the state after it
 (`tca_store_take_reductions`), and compares actions in their canonical form
 (`tca_canonical_action`), so any form the store accepts may be given.
+
+For property tests, `random_action(tca.schema(feature), rng, seen=store.state)` makes an action
+of a feature at random from its schema (docs/schema.md), often naming ids the state has;
+`random_value(document, subschema, rng)` makes any value a schema allows (a request's answer).
 """
 
 from __future__ import annotations
@@ -33,10 +37,11 @@ from typing import Any, Callable, Dict, List, Mapping, NoReturn, Optional, Union
 
 from . import _native
 from ._codec import dumps, encode
+from ._schema import random_action, random_value
 from .errors import error_for
 from .store import Action, Store
 
-__all__ = ["TestStore", "TestRequest"]
+__all__ = ["TestStore", "TestRequest", "random_action", "random_value"]
 
 _lib = _native.lib
 
@@ -282,9 +287,8 @@ class TestStore:
         give()
         self._received += self._collect()
 
-    def _assert_state(self, step: str, expected: Expected, actual: Any) -> None:
+    def _wanted(self, step: str, expected: Expected, actual: Any) -> Any:
         previous = self._state
-        self._state = actual
         if expected is None:
             wanted = previous if self.exhaustive else actual
         elif callable(expected):
@@ -302,6 +306,16 @@ class TestStore:
                 f"{step}: expected is a dict of changed fields or a function, "
                 f"not {type(expected).__name__}"
             )
+        return wanted
+
+    def _assert_state(self, step: str, expected: Expected, actual: Any) -> None:
+        # NB: `state` is still the state before the action while `expected` runs (as upstream's
+        # TestStore: the assertion closure sees the state before); it moves on afterwards,
+        # whether or not the expectation holds.
+        try:
+            wanted = self._wanted(step, expected, actual)
+        finally:
+            self._state = actual
         if wanted != actual:
             self._fail(
                 f"State change does not match expectation after {step}: "

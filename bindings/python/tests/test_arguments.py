@@ -157,3 +157,22 @@ def test_get_pointer_with_nul_is_refused():
         with pytest.raises(ValueError, match="get: pointer must not contain a NUL"):
             store.get("/count\x00/junk")
         assert store.get("/count") == 3
+
+
+@pytest.mark.parametrize("version", [1.5, "1", True, None, b"1"])
+def test_patch_takes_only_integer_versions(version):
+    # As respond does: TypeError for a float, a string or a bool (which ctypes took as 1).
+    with tca.Store("counter") as store:
+        store.send("incrementButtonTapped")
+        with pytest.raises(TypeError, match="patch: since_version must be an integer"):
+            store.patch(version)
+
+
+def test_patch_checks_the_range_of_its_version():
+    with tca.Store("counter") as store:
+        with pytest.raises(ValueError, match="must not be negative"):
+            store.patch(-1)
+        for version in TOO_BIG:
+            with pytest.raises(OverflowError, match="less than 2\\*\\*64"):
+                store.patch(version)
+        assert store.patch(0) == []

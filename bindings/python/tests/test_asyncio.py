@@ -228,3 +228,140 @@ def test_real_clock_timer_fires_on_an_attached_loop():
             assert 1 <= state["currentRoll"] <= 6
 
     run(main())
+
+
+def run_checked(coroutine, limit=10):
+    """Runs `coroutine` on a new loop in debug mode; fails if it has not finished after `limit`
+    seconds (a hang guard only: a wait that is never woken leaves its task waiting).
+
+    NB: debug mode makes the loop refuse a call from another thread that is not thread-safe (a
+    future's result set there) instead of leaving the loop asleep; and the guard does not
+    cancel the task, whose cancellation would wait for ever on a future that nobody wakes."""
+    loop = asyncio.new_event_loop()
+    loop.set_debug(True)
+    try:
+        task = loop.create_task(coroutine)
+        loop.run_until_complete(asyncio.wait([task], timeout=limit))
+        assert task.done(), f"still waiting after {limit} s"
+        loop.run_until_complete(loop.shutdown_default_executor())
+        return task.result()
+    finally:
+        loop.close()
+
+
+def test_wait_for_is_woken_by_a_send_on_another_thread():
+    async def main():
+        with tca.Store("counter") as store:
+            worker = threading.Thread(target=store.send, args=("incrementButtonTapped",))
+            waiting = store.wait_for(lambda s: s["count"] == 1)
+            worker.start()
+            state = await waiting
+            worker.join()
+            assert state["count"] == 1 and store._subscribers == []
+
+    run_checked(main())
+
+
+def test_wait_for_hears_a_change_made_on_another_thread_before_it_subscribed():
+    async def main():
+        with tca.Store("counter") as store:
+            checked = []
+
+            def predicate(state):
+                checked.append(state["count"])
+                if len(checked) == 1:  # after the first check, before wait_for subscribes
+                    worker = threading.Thread(target=store.send, args=("incrementButtonTapped",))
+                    worker.start()
+                    worker.join()
+                return state["count"] == 1
+
+            assert (await store.wait_for(predicate))["count"] == 1
+            assert checked == [0, 1]
+
+    run_checked(main())
+
+
+def test_wait_for_is_woken_by_a_threaded_stores_own_thread():
+    async def main():
+        with tca.Store("dice", threaded=True) as store:
+            store.send("rollButtonTapped")  # the roll lands 500 ms later, on the store's thread
+            state = await store.wait_for(lambda s: not s["isRolling"])
+            assert 1 <= state["currentRoll"] <= 6
+
+    run_checked(main())
+
+
+def test_changes_are_seen_from_sends_on_other_threads():
+    async def main():
+        with tca.Store("counter") as store:
+
+            def sends():
+                for _ in range(3):
+                    store.send("incrementButtonTapped")
+
+            changes = aio.changes(store)
+            first = asyncio.ensure_future(changes.__anext__())
+            await asyncio.sleep(0)  # the iterator subscribes, then waits
+            worker = threading.Thread(target=sends)
+            worker.start()
+            seen = [(await first)["count"]]
+            while seen[-1] < 3:
+                seen.append((await changes.__anext__())["count"])
+            worker.join()
+            await changes.aclose()
+            assert seen == sorted(seen) and store._subscribers == []
+
+    run_checked(main())
+
+
+def test_changes_are_seen_from_a_threaded_stores_own_thread():
+    async def main():
+        with tca.Store("dice", threaded=True) as store:
+            store.send("rollButtonTapped")
+            async for state in aio.changes(store):
+                if not state["isRolling"]:
+                    break
+            assert 1 <= state["currentRoll"] <= 6
+
+    run_checked(main())
+
+
+@pytest.mark.parametrize("closer", ["loop", "thread"])
+def test_closing_a_store_ends_its_waits(closer):
+    # wait_for raises InvalidHandleError (the store is closed); changes ends its iteration.
+    async def main():
+        store = tca.Store("counter")
+        waiting = asyncio.ensure_future(store.wait_for(lambda s: s["count"] == 5))
+        seen = []
+
+        async def watch():
+            async for state in aio.changes(store):
+                seen.append(state["count"])
+
+        watching = asyncio.ensure_future(watch())
+        await asyncio.sleep(0)  # both subscribe, then wait
+        store.send("incrementButtonTapped")
+        await asyncio.sleep(0)
+        if closer == "loop":
+            store.close()
+        else:
+            closing = threading.Thread(target=store.close)
+            closing.start()
+            await asyncio.get_running_loop().run_in_executor(None, closing.join)
+        with pytest.raises(tca.InvalidHandleError, match="closed"):
+            await waiting
+        await watching
+        assert seen == [1]
+
+    run_checked(main())
+
+
+def test_waits_on_a_closed_store_end_at_once():
+    async def main():
+        store = tca.Store("counter")
+        store.close()
+        with pytest.raises(tca.InvalidHandleError, match="closed"):
+            await store.wait_for(lambda s: True)
+        assert [state async for state in aio.changes(store)] == []
+
+    run_checked(main())

@@ -6,6 +6,7 @@ each test runs once on each path.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import subprocess
@@ -50,9 +51,13 @@ def test_every_action_form_is_sent(path):
         assert store.state["count"] == 5
 
 
-def test_the_compiled_send_is_the_stores_own_and_keeps_no_cycle():
+def test_the_compiled_send_is_a_method_and_keeps_no_cycle():
     store = store_on(compiled())
+    assert type(tca.Store.send).__name__ == "method_descriptor"
     assert type(store.send).__name__ == "builtin_function_or_method"
+    assert store.send.__self__ is store
+    assert "Sends an action" in tca.Store.send.__doc__
+    assert str(inspect.signature(tca.Store.send)) == "(self, action, /)"
     assert store.send("incrementButtonTapped") is None
     closed = []
     reference = weakref.ref(store)
@@ -71,9 +76,11 @@ def test_a_subclass_that_overrides_send_keeps_its_own():
             super().send(action)
 
     with Logged("counter") as store:
-        assert not _fastsend.installed(store)
         store.send("incrementButtonTapped")
         assert store.sent == "incrementButtonTapped" and store.state["count"] == 1
+        with pytest.raises(tca.JSONShapeError):
+            store.send("noSuchCase")
+        assert store.sent == "noSuchCase"
 
 
 def test_errors_are_the_same_on_both_paths(path):
@@ -222,3 +229,43 @@ def test_tca_python_pure_turns_the_compiled_path_off():
         [sys.executable, "-c", code], env=environment, capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    "action", ["noSuchCase", b'"noSuchCase"', {"noSuchCase": 1}, {"noSuchCase": 1.5}]
+)
+def test_a_bad_send_to_a_temporary_store_raises(path, action):
+    # `Store("counter").send(...)`: nothing but the call refers to the store. The send must keep
+    # it open until it returns, and its error must come out (the compiled send reached the store
+    # through a weak reference, dead by then: it sent to a freed store and raised nothing).
+    for _ in range(2):  # a name's second send takes the compiled path's cache
+        with pytest.raises(tca.JSONShapeError, match="noSuchCase"):
+            store_on(path).send(action)
+
+
+def test_a_send_holds_its_store(path):
+    store = store_on(path)
+    released = []
+    weakref.finalize(store, released.append, True)
+    send = store.send
+    del store
+    assert released == []  # the send holds its store, as a Python method does
+    assert send("incrementButtonTapped") is None
+    assert send.__self__.state["count"] == 1
+    del send
+    assert released == [True]
+
+
+def test_a_store_is_released_when_dropped_after_any_send(path):
+    # However its last send ended, dropping the last reference to a store closes it at once:
+    # the send keeps no cycle through the store.
+    for action in ("incrementButtonTapped", "noSuchCase", {"noSuchCase": 1.5}, b"nope"):
+        store = store_on(path)
+        closed = []
+        weakref.finalize(store, closed.append, True)
+        try:
+            store.send(action)
+        except tca.TCAError:
+            pass
+        del store
+        assert closed == [True], action

@@ -307,3 +307,110 @@ def test_repeated_and_alternating_actions_from_threads():
         for thread in threads:
             thread.join()
         assert store.state["count"] == 3 + 1000
+
+
+
+def hammer(feature, action, measure, sends):
+    """Reads `store.state` on three threads while two threads send `action` `sends` times each;
+    the failures seen: an exception, or a reader getting an older state than it read before."""
+    with tca.Store(feature, clock="manual") as store:
+        failures = []
+        done = threading.Event()
+
+        def send():
+            try:
+                for _ in range(sends):
+                    store.send(action)
+            except BaseException as error:  # noqa: BLE001 - reported by the test
+                failures.append(error)
+
+        def read():
+            last = -1
+            try:
+                while not done.is_set():
+                    now = measure(store.state)
+                    if now < last:
+                        failures.append(AssertionError(f"the state went back: {last} -> {now}"))
+                        return
+                    last = now
+            except BaseException as error:  # noqa: BLE001
+                failures.append(error)
+
+        readers = [threading.Thread(target=read) for _ in range(3)]
+        senders = [threading.Thread(target=send) for _ in range(2)]
+        for thread in readers + senders:
+            thread.start()
+        for thread in senders:
+            thread.join()
+        done.set()
+        for thread in readers:
+            thread.join()
+        if not failures and (store.state != store.snapshot() or measure(store.state) != 2 * sends):
+            failures.append(AssertionError(f"the last state read is not the store's: {feature}"))
+        return failures
+
+
+def test_state_read_on_many_threads_while_others_send():
+    # Store.state's cache (a state and its version) is shared by every thread: a reader must
+    # never see it half updated (a patch applied to the wrong base raised "patch index is out
+    # of range") nor get an older state than it read before. (The race shows in some runs here;
+    # the next test makes it happen every time.)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as Python can: races show at once
+    try:
+        failures = hammer("counter", "incrementButtonTapped", lambda s: s["count"], 4000)
+        failures += hammer("todos", "addTodoButtonTapped", lambda s: len(s["todos"]), 400)
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
+
+
+@pytest.mark.parametrize("main_reads_first", [True, False])
+def test_a_state_read_paused_half_way_misleads_no_other_reader(main_reads_first, monkeypatch):
+    # The same race, made to happen: reader A has computed the state of version 1 from the cache
+    # when it is paused; meanwhile the store moves to version 2 (and, with main_reads_first, the
+    # main thread reads it); A goes on and is paused again at its next call into the library,
+    # and the main thread reads. It must get the state of version 2: not A's older one (the
+    # state went back), nor the patch since the cached version applied to A's state (todos
+    # added twice).
+    from tca import patch as patch_module
+
+    with tca.Store("todos", clock="manual") as store:
+        assert store.state["todos"] == []  # cached: version 0
+        store.send("addTodoButtonTapped")
+        reader_a = []
+        computed, between, go_on, go_on_again = (threading.Event() for _ in range(4))
+        apply_patch, version = patch_module.apply_patch, _native.lib.tca_store_version
+
+        def apply_patch_then_pause(document, patch):
+            result = apply_patch(document, patch)
+            if threading.current_thread() is reader_a[0] and not computed.is_set():
+                computed.set()
+                go_on.wait(10)
+            return result
+
+        def version_then_pause(handle):
+            now = version(handle)
+            if reader_a and threading.current_thread() is reader_a[0] and computed.is_set():
+                if not between.is_set():
+                    between.set()
+                    go_on_again.wait(10)
+            return now
+
+        monkeypatch.setattr(patch_module, "apply_patch", apply_patch_then_pause)
+        monkeypatch.setattr(_native.lib, "tca_store_version", version_then_pause)
+        read_by_a = []
+        reader_a.append(threading.Thread(target=lambda: read_by_a.append(store.state)))
+        reader_a[0].start()
+        assert computed.wait(10)
+        store.send("addTodoButtonTapped")  # version 2
+        seen = [len(store.state["todos"])] if main_reads_first else []
+        go_on.set()
+        between.wait(10)  # A is back in the library, half way through
+        seen.append(len(store.state["todos"]))
+        go_on_again.set()
+        reader_a[0].join(10)
+        seen.append(len(store.state["todos"]))
+        assert seen == [2] * len(seen)
+        assert len(read_by_a[0]["todos"]) >= 1
+        assert store.state == store.snapshot()

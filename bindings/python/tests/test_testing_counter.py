@@ -62,3 +62,21 @@ def test_non_exhaustive(store):
     store.send("numberFactButtonTapped", {"count": 1})
     store.request("numberFact.fetch").respond("1 is a number.")
     store.finish()  # the response was never received: fine when not exhaustive
+
+
+def test_the_expectation_sees_the_state_before_the_action(store):
+    """As upstream's TestStore (testStateAccess): inside the expectation, `store.state` is the
+    state before the action; after it, the state after."""
+    seen = []
+
+    def expect(state):
+        seen.append(store.state["count"])
+        state["count"] = 1
+
+    store.send("incrementButtonTapped", expect)
+    assert seen == [0]
+    assert store.state["count"] == 1
+    store.send("incrementButtonTapped", lambda state: seen.append(store.state["count"]) or
+               state.update(count=2))
+    assert seen == [0, 1]
+    store.finish()

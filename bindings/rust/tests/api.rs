@@ -24,7 +24,8 @@ fn state_and_send() {
     assert_eq!(store.get("/count").unwrap(), "42");
     assert!(store.version().unwrap() > version);
     assert!(store.state().unwrap().starts_with(r#"{"count":42,"#));
-    let copy = Store::with_options("counter", Some(&store.state().unwrap()), &Options::new()).unwrap();
+    let copy =
+        Store::with_options("counter", Some(&store.state().unwrap()), &Options::new()).unwrap();
     assert_eq!(copy.get("/count").unwrap(), "42");
     assert_eq!(tca::version(), "0.1.0");
 }
@@ -50,7 +51,7 @@ fn bad_input_is_an_error_with_the_library_message() {
     expect_error(store.complete(99), sys::TCA_ERR_UNKNOWN_REQUEST, "99");
     assert_eq!(store.version().unwrap(), version, "a failed call changes nothing");
     let shown = format!("{}", store.send("[").unwrap_err());
-    assert!(shown.contains("(status 4)"), "{}", shown);
+    assert!(shown.contains("(status 4: "), "{}", shown);
 }
 
 #[test]
@@ -60,8 +61,11 @@ fn json_helpers() {
     assert_eq!(tca::unquote(r#""a\"b\u00e9\ud83c\udfb2""#).unwrap(), "a\"bé🎲");
     assert_eq!(tca::unquote(&tca::quote("round \t trip")).unwrap(), "round \t trip");
     expect_error(tca::unquote("42"), sys::TCA_ERR_JSON_SHAPE, "expected a JSON string");
-    expect_error(tca::unquote(r#""\u12""#), sys::TCA_ERR_JSON_SHAPE, "expected a JSON string");
-    expect_error(tca::unquote("\""), sys::TCA_ERR_JSON_SHAPE, "expected a JSON string");
+    // A quote inside, or text after the string, is not one JSON string (both were once taken).
+    expect_error(tca::unquote(r#""a"b""#), sys::TCA_ERR_JSON_SYNTAX, "the end of the text");
+    expect_error(tca::unquote(r#""a" "b""#), sys::TCA_ERR_JSON_SYNTAX, "the end of the text");
+    expect_error(tca::unquote(r#""\u12""#), sys::TCA_ERR_JSON_SYNTAX, "4 hex digits");
+    expect_error(tca::unquote("\""), sys::TCA_ERR_JSON_SYNTAX, "the end of a string");
 }
 
 #[test]
@@ -77,18 +81,29 @@ fn pull_mode() {
         Pending::Request(request) => request.clone(),
         other => panic!("{:?}", other),
     };
-    assert_eq!((first.name.as_str(), first.payload.as_str(), first.kind), ("numberFact.fetch", "1", RequestKind::OneShot));
+    assert_eq!(
+        (first.name.as_str(), first.payload.as_str(), first.kind),
+        ("numberFact.fetch", "1", RequestKind::OneShot)
+    );
     assert_eq!(taken[1], Pending::Cancelled(first.id));
     let second = match &taken[2] {
         Pending::Request(request) => request.clone(),
         other => panic!("{:?}", other),
     };
     store.respond(second.id, &tca::quote("1 is the loneliest number.")).unwrap();
-    assert_eq!(tca::unquote(&store.get("/numberFact").unwrap()).unwrap(), "1 is the loneliest number.");
-    expect_error(store.respond(first.id, r#""late""#), sys::TCA_ERR_REQUEST_FINISHED, "tca_store_respond");
+    assert_eq!(
+        tca::unquote(&store.get("/numberFact").unwrap()).unwrap(),
+        "1 is the loneliest number."
+    );
+    expect_error(
+        store.respond(first.id, r#""late""#),
+        sys::TCA_ERR_REQUEST_FINISHED,
+        "tca_store_respond",
+    );
     assert!(store.take_requests().unwrap().is_empty());
 
-    let dice = Store::with_options("dice", None, &Options::new().queued().manual_clock().seed(7)).unwrap();
+    let dice = Store::with_options("dice", None, &Options::new().queued().manual_clock().seed(7))
+        .unwrap();
     dice.send(r#""rollButtonTapped""#).unwrap();
     let taken = dice.take_requests().unwrap();
     assert_eq!(taken.len(), 1);
@@ -105,7 +120,12 @@ fn pull_mode() {
 
 #[test]
 fn closures_answer_fail_and_see_cancels() {
-    let store = Store::with_options("counter", Some(r#"{"count":7,"isNumberFactLoading":false}"#), &Options::new()).unwrap();
+    let store = Store::with_options(
+        "counter",
+        Some(r#"{"count":7,"isNumberFactLoading":false}"#),
+        &Options::new(),
+    )
+    .unwrap();
     let seen = Rc::new(RefCell::new(Vec::new()));
     let log = seen.clone();
     store
@@ -117,7 +137,10 @@ fn closures_answer_fail_and_see_cancels() {
     store.send(r#""numberFactButtonTapped""#).unwrap();
     assert_eq!(seen.borrow().len(), 1);
     assert_eq!(seen.borrow()[0].name, "numberFact.fetch");
-    assert_eq!(tca::unquote(&store.get("/numberFact").unwrap()).unwrap(), "7 is the host's number.");
+    assert_eq!(
+        tca::unquote(&store.get("/numberFact").unwrap()).unwrap(),
+        "7 is the host's number."
+    );
 
     // Err(message) fails the request.
     store.on_request(|_| Err("offline".to_string())).unwrap();
@@ -134,7 +157,12 @@ fn closures_answer_fail_and_see_cancels() {
     let ids = Rc::new(RefCell::new(Vec::new()));
     let cancelled = Rc::new(RefCell::new(Vec::new()));
     let (log, cancels) = (ids.clone(), cancelled.clone());
-    store.on_request(move |request| { log.borrow_mut().push(request.id); Ok(None) }).unwrap();
+    store
+        .on_request(move |request| {
+            log.borrow_mut().push(request.id);
+            Ok(None)
+        })
+        .unwrap();
     store.on_cancel(move |id| cancels.borrow_mut().push(id)).unwrap();
     store.send(r#""numberFactButtonTapped""#).unwrap();
     store.send(r#""numberFactButtonTapped""#).unwrap();
@@ -151,7 +179,8 @@ fn closures_answer_fail_and_see_cancels() {
 fn a_panicking_closure_fails_its_request_and_the_panic_resumes() {
     let store = Store::new("counter").unwrap();
     store.on_request(|_| panic!("the network is down")).unwrap();
-    let result = panic::catch_unwind(panic::AssertUnwindSafe(|| store.send(r#""numberFactButtonTapped""#)));
+    let result =
+        panic::catch_unwind(panic::AssertUnwindSafe(|| store.send(r#""numberFactButtonTapped""#)));
     let payload = result.expect_err("the panic resumes from send");
     assert_eq!(payload.downcast_ref::<&str>(), Some(&"the network is down"));
     assert_eq!(store.get("/isNumberFactLoading").unwrap(), "false");

@@ -1,13 +1,15 @@
--- The dice roller as a LÖVE 11 game over libtca (LÖVE runs LuaJIT; the tca module is pull-mode
--- only, so no FFI callback ever runs). love.update(dt) advances the store's manual clock in fixed
--- 60 Hz steps; each step takes the store's requests (haptics.impact: the host flashes the screen
--- and rumbles a joystick if one is there); love.draw draws the state.
+-- The dice roller as a LÖVE 11 game over libtca (LÖVE runs LuaJIT, with the JIT on; the tca
+-- module is pull-mode only, so no FFI callback ever runs). love.update(dt) advances the store's
+-- manual clock in fixed 60 Hz steps; each step takes the store's requests (haptics.impact: the
+-- host flashes the screen and rumbles a joystick if one is there) and applies what changed (the
+-- patch since the last step) to the state the game keeps; love.draw draws that state.
 --
 --   love bindings/lua/examples/love-dice        (TCA_LIBRARY=/path/to/libtca.so if not installed)
 --
 -- Keys: space or click to roll, u undo, r reset, h history. TCA_AUTOPLAY=1 plays one roll by
 -- itself, saves a screenshot (dice-roll.png in the save directory), prints the final state on
--- stdout and quits: what `make test-lua` runs under Xvfb.
+-- stdout (and whether the kept state is the store's) and quits: what `make test-lua` runs under
+-- Xvfb.
 local source = love.filesystem.getSource()
 package.path = source .. "/../../?.lua;" .. package.path
 local tca = require("tca")
@@ -24,6 +26,8 @@ end
 
 local STEP = 1 / 60
 local store, autoplay
+-- The state drawn, decoded once and then patched; the version it is of; patches applied.
+local state, seen, patches
 local accumulator, steps, elapsed_ms = 0, 0, 0
 local flash_until, roll_started_at, was_rolling = -1, nil, false
 local fonts = {}
@@ -32,14 +36,27 @@ local function roll()
   store:send('"rollButtonTapped"')
 end
 
+-- Brings the kept state up to date: the patch since the version it is of, applied in place.
+local function catch_up()
+  if store:version() == seen then return end
+  local operations
+  operations, seen = store:changes(seen)
+  state = tca.apply_patch(state, operations)
+  patches = patches + 1
+end
+
 function love.load()
   autoplay = os.getenv("TCA_AUTOPLAY") == "1"
-  store = tca.Store.new("dice", { clock = "manual", seed = tonumber(os.getenv("TCA_DICE_SEED") or "7") })
+  if jit then jit.on() end
+  local seed = tonumber(os.getenv("TCA_DICE_SEED") or "7")
+  store = tca.Store.new("dice", { clock = "manual", seed = seed })
+  state, seen, patches = store:value(""), store:version(), 0
   fonts.die = love.graphics.newFont(72)
   fonts.text = love.graphics.newFont(18)
   fonts.small = love.graphics.newFont(14)
   local major, minor = love.getVersion()
-  print(string.format("tca %s in LÖVE %d.%d, %s", tca.version(), major, minor, jit.version))
+  print(string.format("tca %s in LÖVE %d.%d, %s, JIT %s", tca.version(), major, minor,
+                      jit.version, jit.status() and "on" or "off"))
 end
 
 -- One fixed 60 Hz step of game time.
@@ -50,6 +67,9 @@ local function step()
     if steps == 60 then love.graphics.captureScreenshot("dice-roll.png") end
     if steps == 66 then
       print("final state: " .. store:state())
+      print(string.format("followed %d patches; the kept state is the store's: %s; JIT %s",
+                          patches, tostring(tca.json.equal(state, store:value(""))),
+                          jit.status() and "on" or "off"))
       love.event.quit(0)
     end
   end
@@ -66,10 +86,11 @@ local function step()
   local next_ms = math.floor(steps * 1000 / 60)
   store:advance(next_ms - elapsed_ms)
   elapsed_ms = next_ms
-  local rolling = store:get("/isRolling") == "true"
+  catch_up()
+  local rolling = state.isRolling
   if was_rolling and not rolling and roll_started_at then
     print(string.format("roll landed after %d ms: %s", elapsed_ms - roll_started_at,
-                        store:get("/currentRoll")))
+                        tostring(state.currentRoll)))
   end
   was_rolling = rolling
 end
@@ -84,11 +105,12 @@ function love.update(dt)
 end
 
 function love.keypressed(key)
+  catch_up()
   if key == "space" then roll()
   elseif key == "u" then store:send('"undoLastRoll"')
   elseif key == "r" then store:send('"resetHistory"')
   elseif key == "h" then
-    if store:get("/destination") == "null" then store:send('"viewFullHistoryTapped"')
+    if state.destination == tca.json.null then store:send('"viewFullHistoryTapped"')
     else store:send('{"destination":"dismiss"}') end
   elseif key == "escape" then love.event.quit(0) end
 end
@@ -99,7 +121,7 @@ end
 
 function love.draw()
   local width = love.graphics.getWidth()
-  local state = tca.json.decode(store:state())
+  catch_up()
   if steps < flash_until then
     love.graphics.clear(0.25, 0.22, 0.1)
   else
