@@ -67,6 +67,13 @@ final class DevtoolsStore: RecordedHostStore, @unchecked Sendable {
   private var sentVersion: UInt64 = 0
   private var dropped: UInt64 = 0
   private var wholeStateDue = false
+  /// What was queued before the first connection (the store is made before its connection
+  /// is): sent after the first hello, so that the inspector sees every version from the first.
+  /// Nil once sent, or once past ``backlogLimit`` (the first hello is then followed by the
+  /// journal and the whole state).
+  private var backlog: [[UInt8]]? = []
+  private var backlogBytes = 0
+  private static let backlogLimit = 4 << 20
   private let watchedFD = Atomic<Int32>(-1)
   private let closed = Atomic<Bool>(false)
   /// The thread pumping (0: none), and whether the connection was let go.
@@ -127,15 +134,25 @@ final class DevtoolsStore: RecordedHostStore, @unchecked Sendable {
     guard !recording.isClosed else { return 0 }
     csystem_devtools_clear_wake(connection)
     let now = csystem_devtools_generation(connection)
-    guard now != 0 else { return 0 }
+    if now == 0 {
+      if backlog != nil { forward() }
+      return 0
+    }
     if now != generation {
+      let first = generation == 0
       generation = now
       csystem_devtools_begin(connection, now)
       put(hello + recording.headerLine + [UInt8(ascii: "}")])
-      cursor = nil
-      sentVersion = 0
-      dropped = 0
-      wholeStateDue = true
+      if first, let waiting = backlog {
+        backlog = nil
+        for line in waiting { put(line) }
+      } else {
+        backlog = nil
+        cursor = nil
+        sentVersion = 0
+        dropped = 0
+        wholeStateDue = true
+      }
     }
     var ran = 0
     var length = 0
@@ -155,6 +172,16 @@ final class DevtoolsStore: RecordedHostStore, @unchecked Sendable {
 
   /// Queues a line; counts it when the buffer is full.
   private func put(_ line: [UInt8]) {
+    if generation == 0 {
+      guard backlog != nil else { return }
+      backlogBytes += line.count
+      if backlogBytes > Self.backlogLimit {
+        backlog = nil
+      } else {
+        backlog?.append(line)
+      }
+      return
+    }
     let status = line.withUnsafeBufferPointer { bytes in
       csystem_devtools_put(connection, bytes.baseAddress, bytes.count)
     }
