@@ -429,11 +429,20 @@ void *serve(void *) {
 }  // namespace
 
 extern "C" int csystem_devtools_start(const char *spec) {
+  static bool warned = false;
   pthread_mutex_lock(&g_lock);
   int result = 0;
   if (!g_started) {
     result = -1;
-    if (spec && parse(spec)) {
+    if (!spec || !parse(spec)) {
+      if (!warned) {
+        warned = true;
+        fprintf(stderr,
+                "libtca: TCA_DEVTOOLS=\"%.80s\" is not HOST:PORT or HOST:PORT/TOKEN (a token of "
+                "letters, digits, -._~): no store connects to an inspector\n",
+                spec ? spec : "");
+      }
+    } else {
       g_wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
       pthread_t thread;
       pthread_attr_t attributes;

@@ -19,8 +19,9 @@ typedef struct csystem_devtools csystem_devtools;
 
 /*
  * Reads `spec` (HOST:PORT or HOST:PORT/TOKEN; HOST a name, IPv4, or [IPv6]) and starts the
- * background thread, once a process. 0: started (now or before); -1: `spec` is malformed, or the
- * thread could not start (nothing started).
+ * background thread, once a process. 0: started (now or before: `spec` is then not read);
+ * -1: `spec` is malformed (said once on stderr), or the thread could not start (nothing
+ * started).
  */
 int csystem_devtools_start(const char *spec);
 

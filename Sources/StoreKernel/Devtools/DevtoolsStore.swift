@@ -12,21 +12,13 @@ import Musl
 /// every store the C bridge makes records and is connected to it (``DevtoolsStore``).
 @_spi(Bridge)
 public enum Devtools {
-  /// Whether `TCA_DEVTOOLS` names an inspector: read once, and then the connections' thread is
-  /// started. Without the variable nothing is started, and stores are made as they always are.
-  public static let isOn: Bool = {
+  /// Whether `TCA_DEVTOOLS` names an inspector, read as a store is made: the first value that
+  /// does starts the connections' thread, and serves the process from then on. Without the
+  /// variable nothing is started, and stores are made as they always are (one `getenv`).
+  public static var isOn: Bool {
     guard let value = getenv("TCA_DEVTOOLS"), value.pointee != 0 else { return false }
-    guard csystem_devtools_start(value) == 0 else {
-      let spec = String(cString: value)
-      let shown = spec.count > 80 ? String(spec.prefix(80)) + "…" : spec
-      let message = Array(
-        ("libtca: TCA_DEVTOOLS=\(JSONError.quoted(shown)) is not HOST:PORT or HOST:PORT/TOKEN "
-          + "(a token of letters, digits, -._~): no store connects to an inspector\n").utf8)
-      _ = message.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-      return false
-    }
-    return true
-  }()
+    return csystem_devtools_start(value) == 0
+  }
 
   /// `store` connected to the inspector, if it records (``isOn`` makes stores record); else
   /// `store` itself. `library`: the library's version, for the hello.
