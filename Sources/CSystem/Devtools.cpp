@@ -34,6 +34,10 @@ const size_t kHeadLimit = 16384;
 const int64_t kFirstBackoff = 100 * 1000000LL;
 const int64_t kLastBackoff = 5000 * 1000000LL;
 const int64_t kCloseGrace = 2000 * 1000000LL;
+// While a connection is open the thread looks at its buffer this often (milliseconds), and a
+// store's `put` wakes it only past kKick bytes: a send makes no system call of its own.
+const int kFlushMs = 10;
+const size_t kKick = 256u << 10;
 
 enum Phase { kIdle, kConnecting, kRequesting, kAnswering, kOpen };
 
@@ -50,6 +54,8 @@ struct csystem_devtools {
   csystem_devtools *next;
   int fd;
   int wake;
+  // Whether `wake` was signalled since the store last cleared it (atomic).
+  int signalled;
   Phase phase;
   int64_t retry_at;
   int64_t backoff;
@@ -90,6 +96,11 @@ void signal_fd(int fd) {
   uint64_t one = 1;
   while (write(fd, &one, sizeof one) < 0 && errno == EINTR) {
   }
+}
+
+// Makes the store's wake descriptor readable, unless it is already.
+void signal_store(csystem_devtools *conn) {
+  if (!__atomic_exchange_n(&conn->signalled, 1, __ATOMIC_ACQ_REL)) signal_fd(conn->wake);
 }
 
 void clear_fd(int fd) {
@@ -205,6 +216,14 @@ void try_connect(csystem_devtools *conn) {
   if (made != 0 && errno != EINPROGRESS) fail(conn);
 }
 
+// NB: the phase is written under the lock (the stores' threads read it there); only this
+// thread writes it, so this thread reads it without.
+void set_phase(csystem_devtools *conn, Phase phase) {
+  pthread_mutex_lock(&conn->lock);
+  conn->phase = phase;
+  pthread_mutex_unlock(&conn->lock);
+}
+
 bool grow_in(csystem_devtools *conn, size_t wanted) {
   if (wanted <= kLineLimit + 65536 && conn->in) return true;
   if (!conn->in) {
@@ -235,7 +254,7 @@ void take_lines(csystem_devtools *conn) {
         conn->last = command;
         conn->commands++;
         pthread_mutex_unlock(&conn->lock);
-        signal_fd(conn->wake);
+        signal_store(conn);
       }
     }
     conn->skipping = false;
@@ -278,7 +297,7 @@ void on_readable(csystem_devtools *conn) {
       conn->backoff = kFirstBackoff;
       conn->head = conn->length = 0;
       pthread_mutex_unlock(&conn->lock);
-      signal_fd(conn->wake);
+      signal_store(conn);
     }
     take_lines(conn);
   }
@@ -291,7 +310,7 @@ void on_writable(csystem_devtools *conn) {
     if (getsockopt(conn->fd, SOL_SOCKET, SO_ERROR, &error, &size) != 0 || error != 0) {
       return fail(conn);
     }
-    conn->phase = kRequesting;
+    set_phase(conn, kRequesting);
   }
   if (conn->phase == kRequesting) {
     while (conn->requested < g_request_length) {
@@ -304,7 +323,7 @@ void on_writable(csystem_devtools *conn) {
       }
       conn->requested += (size_t)sent;
     }
-    conn->phase = kAnswering;
+    set_phase(conn, kAnswering);
     return;
   }
   if (conn->phase != kOpen) return;
@@ -377,7 +396,7 @@ void *serve(void *) {
     fds[used].events = POLLIN;
     owners[used++] = nullptr;
     for (csystem_devtools *conn = list; conn && used < count + 1; conn = conn->next) {
-      if (conn->phase == kIdle && !conn->closing) {
+      if (conn->phase == kIdle && !__atomic_load_n(&conn->closing, __ATOMIC_ACQUIRE)) {
         if (now >= conn->retry_at) {
           try_connect(conn);
         } else {
@@ -386,6 +405,7 @@ void *serve(void *) {
         }
       }
       if (conn->fd < 0) continue;
+      if (conn->phase == kOpen && wait > kFlushMs) wait = kFlushMs;
       short events = 0;
       switch (conn->phase) {
       case kConnecting:
@@ -492,7 +512,7 @@ extern "C" csystem_devtools *csystem_devtools_open(void) {
 extern "C" void csystem_devtools_close(csystem_devtools *conn) {
   if (!conn) return;
   pthread_mutex_lock(&conn->lock);
-  conn->closing = true;
+  __atomic_store_n(&conn->closing, true, __ATOMIC_RELEASE);
   conn->close_by = now_ns() + kCloseGrace;
   pthread_mutex_unlock(&conn->lock);
   signal_fd(g_wake);
@@ -543,9 +563,9 @@ extern "C" int csystem_devtools_put(csystem_devtools *conn, const uint8_t *line,
   conn->out[conn->length + length] = '\n';
   conn->length += length + 1;
   pthread_mutex_unlock(&conn->lock);
-  // NB: the thread is woken when the buffer stops being empty; until it drains the buffer, more
-  // lines need no wake.
-  if (pending == 0) signal_fd(g_wake);
+  // NB: the thread drains the buffer every kFlushMs anyway; it is woken only when the buffer
+  // fills faster than that.
+  if (pending < kKick && pending + length + 1 >= kKick) signal_fd(g_wake);
   return 0;
 }
 
@@ -568,7 +588,13 @@ extern "C" uint8_t *csystem_devtools_take(csystem_devtools *conn, size_t *length
 
 extern "C" int csystem_devtools_wake_fd(csystem_devtools *conn) { return conn->wake; }
 
-extern "C" void csystem_devtools_clear_wake(csystem_devtools *conn) { clear_fd(conn->wake); }
+extern "C" void csystem_devtools_clear_wake(csystem_devtools *conn) {
+  // NB: read, then the flag cleared: a signal between the two finds the flag set and writes
+  // nothing, but what it signalled (a command, a connection) is there before the caller looks.
+  if (!__atomic_load_n(&conn->signalled, __ATOMIC_ACQUIRE)) return;
+  clear_fd(conn->wake);
+  __atomic_store_n(&conn->signalled, 0, __ATOMIC_RELEASE);
+}
 
 extern "C" int csystem_devtools_watch(csystem_devtools *conn, int epoll_fd) {
   struct epoll_event watch;

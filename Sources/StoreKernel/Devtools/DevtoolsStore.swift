@@ -270,8 +270,14 @@ final class DevtoolsStore: RecordedHostStore, @unchecked Sendable {
     return ack(id, error: nil)
   }
 
-  /// The state becomes the one the journal replays to at `target`.
+  /// The state becomes the one the journal replays to at `target`: the store's own when it
+  /// still keeps that version (``VersionHistory``), else a replay's.
   private func jump(to target: UInt64) throws(StoreError) {
+    if let kept = try? recording.stateJSON(at: target), kept.version == target {
+      return try kept.json.withUnsafeBufferPointer { (bytes) throws(StoreError) in
+        try recording.jump(to: target, state: bytes)
+      }
+    }
     let journal = recording.journal()
     let replayed: any HostStore
     do throws(JournalError) {
@@ -381,7 +387,8 @@ final class DevtoolsStore: RecordedHostStore, @unchecked Sendable {
 
   func close() {
     guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    pump()
+    // NB: commands are never applied from inside a callback (a free from a subscriber).
+    if !recording.isInsideCallback { pump() }
     recording.close()
     // NB: from inside a pump (a command's callback freed the store), that pump lets the
     // connection go when it ends; it must not go while the pump still uses it.
