@@ -224,8 +224,8 @@ def main() -> None:
     parser.add_argument("--lib", default="build/lib/libtca.so.0")
     parser.add_argument("--out", default="build/bench.json")
     parser.add_argument("--only", nargs="*",
-                        choices=["swift", "c", "inspector", "python", "cpp", "rust", "lua", "dotnet", "memory",
-                                 "scale"],
+                        choices=["swift", "c", "inspector", "python", "cpp", "rust", "lua",
+                                 "dotnet", "memory", "scale"],
                         help="run only these programs")
     args = parser.parse_args()
 

@@ -702,7 +702,8 @@ static void *discard(void *arg) {
     const char *upgrade = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: tca-store/1\r\n\r\n";
     if (write(fd, upgrade, strlen(upgrade)) < 0) die("write");
     static char buffer[1 << 16];
-    while (read(fd, buffer, sizeof buffer) > 0) __atomic_add_fetch(&g_discarded, 1, __ATOMIC_RELAXED);
+    while (read(fd, buffer, sizeof buffer) > 0)
+      __atomic_add_fetch(&g_discarded, 1, __ATOMIC_RELAXED);
     close(fd);
   }
   return NULL;
@@ -738,7 +739,8 @@ static void inspector_rows(void) {
   if (__atomic_load_n(&g_discarded, __ATOMIC_RELAXED) == 0) die("the store did not connect");
   store_ctx attached_ctx = {attached, INCREMENT};
   store_ctx plain_ctx = {plain, INCREMENT};
-  candidate ours = {"tca_store_send, inspector attached", "ours", run_tca_send, &attached_ctx, NULL};
+  candidate ours = {"tca_store_send, inspector attached", "ours", run_tca_send, &attached_ctx,
+                    NULL};
   candidate alt = {"tca_store_send, no inspector", "reference", run_tca_send, &plain_ctx, NULL};
   row("C ABI", "tca_store_send \"incrementButtonTapped\" (counter), inspector attached",
       "TCA_DEVTOOLS to a local listener that reads and discards: the store records, and each "

@@ -405,7 +405,8 @@ def test_a_hostile_inspector_gets_answers_and_the_store_reconnects(hosts: List[H
         assert hello["store"] == f"{hello['pid']}-1"
         hostile = [b"not json", b"[1,2]", b'{"type":5,"id":1}',
                    b'{"type":"jump","id":2,"version":"1"}', b'{"type":"jump","id":3,"version":-1}',
-                   b'{"type":"jump","id":4,"version":1e400}', b'{"type":"jump","id":5,"version":9}',
+                   b'{"type":"jump","id":4,"version":1e400}',
+                   b'{"type":"jump","id":5,"version":9}',
                    b'{"type":"dispatch","id":6}', b'{"type":"dispatch","id":7,"action":{"no":{}}}',
                    b'{"type":"evaluate","id":{"a":[1]}}', b"[" * 100000, b"\xff\xfe{",
                    b"x" * (2 << 20),
