@@ -217,7 +217,10 @@ test-devtools: lib $(VENV)/.installed
 	  set -e; mkdir -p $(BUILD)/devtools; \
 	  $(VENV)/bin/python -c 'import selenium' 2>/dev/null || \
 	    $(VENV)/bin/pip install --quiet selenium > $(BUILD)/devtools/pip.log 2>&1; \
-	  TCA_LIBRARY=$(CURDIR)/$(LIB) $(VENV)/bin/python -m pytest -q -p no:cacheprovider \
+	  $(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L bindings/python/tests_devtools/host.c \
+	    -o $(BUILD)/devtools/host $(C_LINK); \
+	  TCA_LIBRARY=$(CURDIR)/$(LIB) TCA_DEVTOOLS_C_HOST=$(CURDIR)/$(BUILD)/devtools/host \
+	    $(VENV)/bin/python -m pytest -q -p no:cacheprovider \
 	    bindings/python/tests_devtools > $(BUILD)/devtools/pytest.log 2>&1 || \
 	    { tail -40 $(BUILD)/devtools/pytest.log; exit 1; }; \
 	  tail -1 $(BUILD)/devtools/pytest.log; echo "   screenshot: $(BUILD)/devtools/screenshot.png"; \

@@ -115,7 +115,7 @@ struct JSONStoreCaches {
 final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore, @unchecked Sendable
 {
   // NB: `@unchecked Sendable`: the store serializes itself; the cache is behind its own lock.
-  private let store: Store<State, Action>
+  let store: Store<State, Action>
   private let paths: JSONStorePaths<State, Action>
   /// `paths.send`, kept here: loaded through `paths` in this generic class's unspecialized code,
   /// each send paid ~60 instructions more (the two references retained and released).

@@ -123,15 +123,54 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     var text = header
     text.append(UInt8(ascii: "\n"))
     for entry in kept {
-      text += entry.line
-      if let at = entry.at { text += Array(",\"at\":\(at)".utf8) }
-      if entry.isInput { text += Array(",\"version\":\(entry.version ?? version)".utf8) }
-      text += Array("}\n".utf8)
+      Self.write(entry, version: version, to: &text)
+      text.append(UInt8(ascii: "\n"))
     }
     return text
   }
 
-  private var isInsideCallback: Bool {
+  private static func write(_ entry: Entry, version: UInt64, to text: inout [UInt8]) {
+    text += entry.line
+    if let at = entry.at { text += Array(",\"at\":\(at)".utf8) }
+    if entry.isInput { text += Array(",\"version\":\(entry.version ?? version)".utf8) }
+    text.append(UInt8(ascii: "}"))
+  }
+
+  /// The journal's header line (no newline).
+  var headerLine: [UInt8] { header }
+
+  /// The journal's lines (no newlines) after the one numbered `sequence` (nil: all), with the
+  /// last one's number: what an inspector has not been sent yet (``DevtoolsStore``).
+  func lines(after sequence: UInt64?) -> (lines: [[UInt8]], last: UInt64?) {
+    let version = self.version
+    lock.lock()
+    var start = entries.endIndex
+    while start > 0, sequence.map({ entries[start - 1].sequence > $0 }) ?? true { start -= 1 }
+    let kept = entries[start...]
+    lock.unlock()
+    let lines = kept.map { entry in
+      var text: [UInt8] = []
+      Self.write(entry, version: version, to: &text)
+      return text
+    }
+    return (lines, kept.map(\.sequence).max() ?? sequence)
+  }
+
+  /// The state becomes `state`, the state at version `target` (an inspector's jump): effects
+  /// are cancelled and subscribers told (``HostStore/replaceState(json:)``). Journaled as
+  /// `{"jump":target,"state":S,"version":N}`.
+  func jump(to target: UInt64, state: UnsafeBufferPointer<UInt8>) throws(StoreError) {
+    let compact: [UInt8]
+    do throws(JSONError) {
+      compact = JSONWriter.write(try JSONParser.parse(state))
+    } catch {
+      throw .json(error)
+    }
+    let line = Array("{\"jump\":\(target),\"state\":".utf8) + compact
+    try recording(line) { () throws(StoreError) in try inner.replaceState(json: state) }
+  }
+
+  var isInsideCallback: Bool {
     callbackThread.load(ordering: .acquiring) == currentThreadID()
   }
 
@@ -483,10 +522,10 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
   let log = ReductionLog()
   let logged = Reduce<R.State, R.Action> { state, action in
     let effect = reducer.reduce(into: &state, action: action)
-    if log.isEnabled {
-      log.reduced(
-        action: canonicalJSON(of: action),
-        state: (try? paths.coding.encodeState(state)) ?? Array("null".utf8))
+    if log.isActive {
+      log.reduced(action: canonicalJSON(of: action)) {
+        (try? paths.coding.encodeState(state)) ?? Array("null".utf8)
+      }
     }
     return effect
   }
