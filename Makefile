@@ -217,7 +217,10 @@ test-devtools: lib $(VENV)/.installed
 	  set -e; mkdir -p $(BUILD)/devtools; \
 	  $(VENV)/bin/python -c 'import selenium' 2>/dev/null || \
 	    $(VENV)/bin/pip install --quiet selenium > $(BUILD)/devtools/pip.log 2>&1; \
-	  TCA_LIBRARY=$(CURDIR)/$(LIB) $(VENV)/bin/python -m pytest -q -p no:cacheprovider \
+	  $(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L bindings/python/tests_devtools/host.c \
+	    -o $(BUILD)/devtools/host $(C_LINK); \
+	  TCA_LIBRARY=$(CURDIR)/$(LIB) TCA_DEVTOOLS_C_HOST=$(CURDIR)/$(BUILD)/devtools/host \
+	    $(VENV)/bin/python -m pytest -q -p no:cacheprovider \
 	    bindings/python/tests_devtools > $(BUILD)/devtools/pytest.log 2>&1 || \
 	    { tail -40 $(BUILD)/devtools/pytest.log; exit 1; }; \
 	  tail -1 $(BUILD)/devtools/pytest.log; echo "   screenshot: $(BUILD)/devtools/screenshot.png"; \
@@ -610,8 +613,10 @@ FUZZ_FLAGS          ?=
 FUZZ_SCRATCH := .build-fuzz
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_MODULES := JSON CSystem StoreKernel Features CBridge LibTCA
-FUZZ_SWIFT   := $(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) --target LibTCA \
-  -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
+# NB: TCA_JSON_PLUGIN=off: without JSONCodablePlugin, whose tool cannot be linked with libFuzzer
+# (Package.swift).
+FUZZ_SWIFT   := TCA_JSON_PLUGIN=off $(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) \
+  --target LibTCA -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
 
 fuzz: $(FUZZ_DIR)/fuzz_store $(FUZZ_DIR)/seeds/.made $(FUZZ_DIR)/fuzz_replay \
   $(FUZZ_DIR)/replay-seeds/.made

@@ -224,7 +224,8 @@ def main() -> None:
     parser.add_argument("--lib", default="build/lib/libtca.so.0")
     parser.add_argument("--out", default="build/bench.json")
     parser.add_argument("--only", nargs="*",
-                        choices=["swift", "c", "python", "cpp", "rust", "lua", "dotnet", "memory", "scale"],
+                        choices=["swift", "c", "inspector", "python", "cpp", "rust", "lua",
+                                 "dotnet", "memory", "scale"],
                         help="run only these programs")
     args = parser.parse_args()
 
@@ -240,6 +241,9 @@ def main() -> None:
     programs = {
         "swift": [str(bench / "SwiftBench")],
         "c": [str(bench / "cbench")],
+        # A send with the inspector attached (TCA_DEVTOOLS): a process of its own, since the
+        # variable connects every store made after it is set.
+        "inspector": [str(bench / "cbench"), "inspector"],
         "python": [sys.executable, str(ROOT / "Benchmarks/python/bench.py"),
                    "--noop", str(bench / "libbenchnoop.so")],
         # The language bindings (make bench-bindings builds those whose toolchain is here).

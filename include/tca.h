@@ -324,6 +324,18 @@ void tca_options_init(tca_options *options);
  * "" and "0" counts) makes every store write each action, the state change it caused, and each
  * host request to stderr.
  *
+ * Setting TCA_DEVTOOLS=HOST:PORT/TOKEN (the address `python -m tca devtools` prints; read as each
+ * store is made) connects every store made from then on to that inspector (docs/devtools.md):
+ * the store records (tca_store_journal works), and its actions, versions and patches go out
+ * through one background thread of the library, never waiting for it (a bounded buffer; past
+ * it, lines are dropped and counted). The inspector's commands — a dispatch, a jump of the state
+ * to a past version (effects cancelled, subscribers told; journaled as a "jump" line) — are
+ * applied only inside the host's own calls into that store (tca_store_send, tca_store_poll,
+ * tca_store_advance, tca_store_respond, tca_store_take_requests…), on the host's thread, never
+ * from inside a callback; while one waits, tca_store_fd is readable, so an event loop that
+ * polls the store when it is readable applies it. A host that polls once a frame needs nothing
+ * more. Without the variable nothing is started: no thread, no socket, no cost.
+ *
  * Returns TCA_OK; TCA_ERR_INVALID_ARGUMENT (feature or out NULL, feature not UTF-8, bad options);
  * TCA_ERR_UNKNOWN_FEATURE; TCA_ERR_JSON_SYNTAX / TCA_ERR_JSON_SHAPE (bad state_json);
  * TCA_ERR_SYSTEM (a threaded store's thread or descriptor could not be made); TCA_ERR_NO_MEMORY.

@@ -58,8 +58,16 @@ let package = Package(
     .package(name: "libtca", path: "__LIBTCA__")
   ],
   targets: [
-    // The feature: plain StoreKernel code, tested with TestStore.
-    .target(name: "__TYPE__", dependencies: [.product(name: "StoreKernel", package: "libtca")]),
+    // The feature: plain StoreKernel code, tested with TestStore. Its Codable types get their
+    // direct JSON paths written at build time by libtca's plugin: no JSON code to write (it
+    // lists the types it leaves to Codable, and why, at the top of the file it writes).
+    .target(
+      name: "__TYPE__",
+      dependencies: [
+        .product(name: "StoreKernel", package: "libtca"),
+        .product(name: "JSON", package: "libtca"),
+      ],
+      plugins: [.plugin(name: "JSONCodablePlugin", package: "libtca")]),
     // The library: the C bridge, and the one function that registers the feature.
     .target(
       name: "__TYPE__Library",

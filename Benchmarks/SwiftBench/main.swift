@@ -7,8 +7,10 @@
 //
 //   valgrind --tool=callgrind .build-bench/release/SwiftBench profile decode 20
 //
-// WORKLOAD: encode, decode (the 1,000-todo state, direct path), codable-encode, codable-decode
-// (the same through Codable alone), codable-small (the small action through Codable alone);
+// WORKLOAD: encode, decode, small (the 1,000-todo state and the small action, hand-written
+// direct path); generated-encode, generated-decode, generated-small (the same types declared
+// only Codable, their conformances written by JSONCodablePlugin: the "Codable only" rows);
+// codable-encode, codable-decode, codable-small (through init(from:)/encode(to:) alone);
 // foundation-small, foundation-decode, foundation-encode: the competitor's side of those rows.
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -4,6 +4,8 @@
  *
  *   build/bench/cbench        C ABI rows (send, state reads, effect round trip)
  *   build/bench/cbench mem    memory rows (bytes per idle store, RSS across 1,000,000 sends)
+ *   build/bench/cbench inspector   a send with the inspector attached (TCA_DEVTOOLS, to a local
+ *                                  listener that reads and discards) against a plain send
  *
  * Settings from the environment: BENCH_SAMPLES (default 41), BENCH_SAMPLE_MS (default 120).
  *
@@ -15,11 +17,15 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -734,6 +740,74 @@ static void journal_soak_row(void) {
                    note, NULL, &ours, &s1, &alt, &s2);
 }
 
+/* ---- the inspector row ------------------------------------------------------------------------ */
+
+static long g_discarded; /* reads of the listener below (atomic) */
+
+/* An inspector that takes store connections and reads and discards what they send. */
+static void *discard(void *arg) {
+  int listener = *(int *)arg;
+  for (;;) {
+    int fd = accept(listener, NULL, NULL);
+    if (fd < 0) continue;
+    char request[4096];
+    size_t got = 0;
+    while (got < sizeof request - 1) {
+      ssize_t n = read(fd, request + got, sizeof request - 1 - got);
+      if (n <= 0) break;
+      got += (size_t)n;
+      request[got] = 0;
+      if (strstr(request, "\r\n\r\n")) break;
+    }
+    const char *upgrade = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: tca-store/1\r\n\r\n";
+    if (write(fd, upgrade, strlen(upgrade)) < 0) die("write");
+    static char buffer[1 << 16];
+    while (read(fd, buffer, sizeof buffer) > 0)
+      __atomic_add_fetch(&g_discarded, 1, __ATOMIC_RELAXED);
+    close(fd);
+  }
+  return NULL;
+}
+
+static void inspector_rows(void) {
+  /* NB: the plain store is made before TCA_DEVTOOLS is set: a store connects if the variable is
+     set when it is made. */
+  tca_store *plain;
+  if (tca_store_new("counter", NULL, NULL, &plain) != TCA_OK) die("tca_store_new");
+  int listener = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in address;
+  memset(&address, 0, sizeof address);
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof address;
+  if (listener < 0 || bind(listener, (struct sockaddr *)&address, sizeof address) != 0 ||
+      listen(listener, 4) != 0 || getsockname(listener, (struct sockaddr *)&address, &size) != 0)
+    die("listener");
+  pthread_t thread;
+  if (pthread_create(&thread, NULL, discard, &listener) != 0) die("pthread_create");
+  char spec[64];
+  snprintf(spec, sizeof spec, "127.0.0.1:%d/bench", ntohs(address.sin_port));
+  setenv("TCA_DEVTOOLS", spec, 1);
+  tca_store *attached;
+  if (tca_store_new("counter", NULL, NULL, &attached) != TCA_OK) die("tca_store_new");
+  /* Connected once the listener has read the hello. */
+  for (int i = 0; i < 500 && __atomic_load_n(&g_discarded, __ATOMIC_RELAXED) == 0; i++) {
+    if (tca_store_poll(attached, NULL) != TCA_OK) die("tca_store_poll");
+    struct timespec pause = {0, 10000000};
+    nanosleep(&pause, NULL);
+  }
+  if (__atomic_load_n(&g_discarded, __ATOMIC_RELAXED) == 0) die("the store did not connect");
+  store_ctx attached_ctx = {attached, INCREMENT};
+  store_ctx plain_ctx = {plain, INCREMENT};
+  candidate ours = {"tca_store_send, inspector attached", "ours", run_tca_send, &attached_ctx,
+                    NULL};
+  candidate alt = {"tca_store_send, no inspector", "reference", run_tca_send, &plain_ctx, NULL};
+  row("C ABI", "tca_store_send \"incrementButtonTapped\" (counter), inspector attached",
+      "TCA_DEVTOOLS to a local listener that reads and discards: the store records, and each "
+      "send queues its journal line, reduction and patch for the connection's thread",
+      NULL, &ours, &alt);
+}
+
 /* ---- main ------------------------------------------------------------------------------------- */
 
 int main(int argc, char **argv) {
@@ -745,6 +819,11 @@ int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "mem") == 0) {
     memory_rows();
     journal_soak_row();
+    return 0;
+  }
+  if (argc > 1 && strcmp(argv[1], "inspector") == 0) {
+    measure_timer_overhead();
+    inspector_rows();
     return 0;
   }
   measure_timer_overhead();

@@ -5,6 +5,13 @@
  *   hot_paths send N        N counter increments
  *   hot_paths toggle N      N toggles of one of 1,000 todos
  *   hot_paths recsend N     N counter increments to a store with options.record = 1
+ *   hot_paths tab N         N matchscores tab switches ({"tabSelected":…}, two tabs in turn)
+ *   hot_paths dice N        N dice rolls as a game loop runs them: pull mode, a manual clock;
+ *                           each roll sent, its requests taken, the clock moved past the roll,
+ *                           then undone (so that the history stays short)
+ *   hot_paths scaffold N [NAME]
+ *                           N "incrementTapped" sends to a feature made by scripts/new-feature.sh
+ *                           (NAME, "scaffold" by default), in the library this is linked with
  */
 #include "tca.h"
 
@@ -41,19 +48,30 @@ static tca_store *make_todos(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s roundtrip|send|toggle|recsend N\n", argv[0]);
+  if (argc < 3 || argc > 4) {
+    fprintf(stderr, "usage: %s roundtrip|send|recsend|toggle|tab|dice|scaffold N [NAME]\n", argv[0]);
     return 2;
   }
   long n = atol(argv[2]);
+  const char *feature = strcmp(argv[1], "tab") == 0        ? "matchscores"
+                        : strcmp(argv[1], "dice") == 0     ? "dice"
+                        : strcmp(argv[1], "scaffold") == 0 ? (argc == 4 ? argv[3] : "scaffold")
+                                                           : "counter";
   tca_store *store = NULL;
   if (strcmp(argv[1], "toggle") == 0) {
     store = make_todos();
   } else if (strcmp(argv[1], "recsend") == 0) {
     tca_options options = TCA_OPTIONS_INIT;
     options.record = 1;
-    if (tca_store_new("counter", NULL, &options, &store) != TCA_OK) store = NULL;
-  } else if (tca_store_new("counter", NULL, NULL, &store) != TCA_OK) {
+    if (tca_store_new(feature, NULL, &options, &store) != TCA_OK) store = NULL;
+  } else if (strcmp(argv[1], "dice") == 0) {
+    tca_options options;
+    tca_options_init(&options);
+    options.clock = TCA_CLOCK_MANUAL;
+    options.requests = TCA_REQUESTS_QUEUED;
+    if (tca_store_new_v2(feature, strlen(feature), NULL, 0, &options, &store) != TCA_OK)
+      store = NULL;
+  } else if (tca_store_new(feature, NULL, NULL, &store) != TCA_OK) {
     store = NULL;
   }
   if (store == NULL) {
@@ -77,6 +95,22 @@ int main(int argc, char **argv) {
                1 + i % 999);
       status = tca_store_send(store, action);
     }
+  } else if (strcmp(argv[1], "tab") == 0) {
+    for (long i = 0; i < n && status == TCA_OK; i++)
+      status = tca_store_send(store, i % 2 ? "{\"tabSelected\":\"teams\"}"
+                                           : "{\"tabSelected\":\"games\"}");
+  } else if (strcmp(argv[1], "dice") == 0) {
+    for (long i = 0; i < n && status == TCA_OK; i++) {
+      char *requests = NULL;
+      status = tca_store_send(store, "\"rollButtonTapped\"");
+      if (status == TCA_OK) status = tca_store_take_requests(store, &requests, NULL);
+      tca_string_free(requests);
+      if (status == TCA_OK) status = tca_store_advance(store, 500);
+      if (status == TCA_OK) status = tca_store_send(store, "\"undoLastRoll\"");
+    }
+  } else if (strcmp(argv[1], "scaffold") == 0) {
+    for (long i = 0; i < n && status == TCA_OK; i++)
+      status = tca_store_send(store, "\"incrementTapped\"");
   } else {
     fprintf(stderr, "unknown path %s\n", argv[1]);
     status = TCA_ERR_INVALID_ARGUMENT;

@@ -1,5 +1,5 @@
 import JSON
-import StoreKernel
+@_spi(Bridge) import StoreKernel
 
 // The journal of a recorded store, replays, the reductions a test store asserts, and canonical
 // actions (tca.h, "Recording, replay and tests").
@@ -58,7 +58,9 @@ private func recording(_ context: StoreContext) throws(Failure) -> any RecordedH
     } catch {
       throw Failure(Failure(error.error).status, error.description)
     }
-    out.pointee = try register(store, threaded: options.threaded)
+    out.pointee = try register(
+      Devtools.attach(store, feature: descriptor, library: "\(libraryVersion)"),
+      threaded: options.threaded)
   }
 }
 

@@ -173,13 +173,15 @@ private func makeStore(
       state: saved,
       options: StoreOptions(
         clock: options.clock, seed: options.seed, trace: traceFromEnvironment,
-        requests: options.requests, answers: options.answers, record: options.record,
-        recordLimit: options.recordLimit))
+        requests: options.requests, answers: options.answers,
+        record: options.record || Devtools.isOn, recordLimit: options.recordLimit))
   } catch {
     let failure = Failure(error)
     throw Failure(failure.status, "state_json " + failure.message)
   }
-  return try register(store, threaded: options.threaded)
+  return try register(
+    Devtools.attach(store, feature: descriptor, library: "\(libraryVersion)"),
+    threaded: options.threaded)
 }
 
 /// Gives `store` a handle (and a threaded store its thread).

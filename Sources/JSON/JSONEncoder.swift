@@ -71,18 +71,20 @@ public struct JSONEncoder: Sendable {
   private func encode<T: JSONEncodable>(
     _ value: T, expectedCount: Int
   ) throws(JSONError) -> [UInt8] {
-    func write(into out: consuming OutputBuffer) -> [UInt8]? {
+    func write(into out: consuming OutputBuffer, _ info: UserInfoPointer?) -> [UInt8]? {
       var out = out
+      out.userInfo = info
       return Self.write(value, into: &out) ? out.bytes() : nil
     }
     // NB: as below, a small value is written on the stack.
-    let bytes =
+    let bytes = withUserInfo { (info) -> [UInt8]? in
       expectedCount > Self.stackBytes
-      ? write(into: OutputBuffer(capacity: expectedCount + expectedCount / 8))
-      : withUnsafeTemporaryAllocation(byteCount: Self.stackBytes, alignment: 16) {
-        (scratch) -> [UInt8]? in
-        write(into: OutputBuffer(startingIn: scratch.bindMemory(to: UInt8.self)))
-      }
+        ? write(into: OutputBuffer(capacity: expectedCount + expectedCount / 8), info)
+        : withUnsafeTemporaryAllocation(byteCount: Self.stackBytes, alignment: 16) {
+          (scratch) -> [UInt8]? in
+          write(into: OutputBuffer(startingIn: scratch.bindMemory(to: UInt8.self)), info)
+        }
+    }
     if let bytes { return bytes }
     return try encodeThroughCodable(value)
   }
@@ -95,7 +97,9 @@ public struct JSONEncoder: Sendable {
   public func withEncoded<T: Encodable, R>(
     _ value: T, _ body: (UnsafeBufferPointer<UInt8>) -> R
   ) throws(JSONError) -> R {
-    if let direct = value as? any JSONEncodable, let lent = Self.withWritten(direct, body) {
+    if let direct = value as? any JSONEncodable,
+      let lent = withUserInfo({ info in Self.withWritten(direct, userInfo: info, body) })
+    {
       return lent
     }
     return try encodeThroughCodable(value).withUnsafeBufferPointer(body)
@@ -104,10 +108,11 @@ public struct JSONEncoder: Sendable {
   /// `body` given the text `value` writes of itself, written on the stack (nil, nothing called,
   /// if `value` declines: NaN, too deep).
   private static func withWritten<T: JSONEncodable, R>(
-    _ value: T, _ body: (UnsafeBufferPointer<UInt8>) -> R
+    _ value: T, userInfo: UserInfoPointer?, _ body: (UnsafeBufferPointer<UInt8>) -> R
   ) -> R? {
     withUnsafeTemporaryAllocation(byteCount: stackBytes, alignment: 16) { scratch -> R? in
       var out = OutputBuffer(startingIn: scratch.bindMemory(to: UInt8.self))
+      out.userInfo = userInfo
       guard write(value, into: &out) else { return nil }
       return body(out.written)
     }
@@ -120,11 +125,12 @@ public struct JSONEncoder: Sendable {
   public func encode<T: Encodable>(_ value: T, layout: JSONLayout) throws(JSONError) -> [UInt8] {
     layout.startFull()
     guard let direct = value as? any JSONEncodable else { return try encode(value) }
-    if let bytes = Self.write(direct, layout: layout, capacity: 1024, finish: { out in
-      layout.finishFull(out)
-    }) {
-      return bytes
+    let bytes = withUserInfo { info in
+      Self.write(direct, layout: layout, userInfo: info, capacity: 1024) { out in
+        layout.finishFull(out)
+      }
     }
+    if let bytes { return bytes }
     layout.startFull()
     return try encode(value)
   }
@@ -138,10 +144,22 @@ public struct JSONEncoder: Sendable {
     guard layout.hasSlots, let direct = value as? any JSONEncodable else { return false }
     layout.startSkeleton()
     var updated = false
-    let written = Self.write(direct, layout: layout, capacity: 256) { skeleton in
-      updated = layout.finishSkeleton(skeleton, into: text)
+    let written = withUserInfo { info in
+      Self.write(direct, layout: layout, userInfo: info, capacity: 256) { skeleton in
+        updated = layout.finishSkeleton(skeleton, into: text)
+      }
     }
     return written != nil && updated
+  }
+
+  /// Runs `body` with this encoder's `userInfo` by pointer, nil when it is empty: for the
+  /// values a direct path writes through `encode(to:)` (``OutputBuffer/userInfo``).
+  ///
+  /// NB: by pointer, so that a direct write (every state read) holds no reference to count.
+  @inline(__always)
+  private func withUserInfo<R>(_ body: (UserInfoPointer?) -> R) -> R {
+    if userInfo.isEmpty { return body(nil) }
+    return withUnsafePointer(to: userInfo) { body($0) }
   }
 
   /// Writes `value` into `out` through `encode(json:)`; false if it declined.
@@ -159,11 +177,12 @@ public struct JSONEncoder: Sendable {
   /// Writes `value` directly into a buffer carrying `layout`; calls `finish` with the bytes
   /// written and returns them (nil if the value declined).
   private static func write<T: JSONEncodable>(
-    _ value: T, layout: JSONLayout, capacity: Int,
+    _ value: T, layout: JSONLayout, userInfo: UserInfoPointer?, capacity: Int,
     finish: (UnsafeBufferPointer<UInt8>) -> Void
   ) -> [UInt8]? {
     var out = OutputBuffer(capacity: capacity)
     out.layout = layout
+    out.userInfo = userInfo
     guard write(value, into: &out) else { return nil }
     out.layout = nil
     finish(UnsafeBufferPointer(start: out.base, count: out.count))
@@ -173,9 +192,23 @@ public struct JSONEncoder: Sendable {
   /// Encodes with `encode(to:)` only, even for a type that writes itself directly: the
   /// reference the direct path is tested and measured against.
   public func encodeThroughCodable<T: Encodable>(_ value: T) throws(JSONError) -> [UInt8] {
+    switch streamed(value) {
+    case nil: return try encodeThroughTree(value)
+    case let .failure(error): throw JSONError(encoding: error)
+    case let .success((bytes, deepest)):
+      if deepest > JSONParser.maxDepth { throw JSONError.tooDeep }
+      return bytes
+    }
+  }
+
+  /// `value` written through `encode(to:)` as it runs (``EncodingState``), with the most
+  /// containers it had open at once; nil if it cannot be written that way (see there).
+  func streamed<T: Encodable>(
+    _ value: T
+  ) -> Result<(bytes: [UInt8], deepest: Int), any Error>? {
     // NB: a small value is written on the stack: the only allocation is the array returned.
-    let result = withUnsafeTemporaryAllocation(byteCount: Self.stackBytes, alignment: 16) {
-      (scratch) -> Result<[UInt8], any Error>? in
+    withUnsafeTemporaryAllocation(byteCount: Self.stackBytes, alignment: 16) {
+      (scratch) -> Result<(bytes: [UInt8], deepest: Int), any Error>? in
       var state = EncodingState(userInfo: anyUserInfo(userInfo), scratch: scratch)
       let thrown = withUnsafeMutablePointer(to: &state) { (state) -> (any Error)? in
         do {
@@ -188,13 +221,7 @@ public struct JSONEncoder: Sendable {
       }
       if state.isPoisoned { return nil }
       if let thrown { return .failure(thrown) }
-      if state.deepest > JSONParser.maxDepth { return .failure(JSONError.tooDeep) }
-      return .success(state.bytes())
-    }
-    switch result {
-    case nil: return try encodeThroughTree(value)
-    case let .failure(error): throw JSONError(encoding: error)
-    case let .success(bytes): return bytes
+      return .success((state.bytes(), state.deepest))
     }
   }
 

@@ -15,6 +15,10 @@ struct OutputBuffer: ~Copyable {
   private var ownsMemory = true
   /// The layout of a lent text being written (``JSONLayout``), nil for any other text.
   var layout: JSONLayout?
+  /// The `userInfo` of the ``JSONEncoder`` writing, when it has one, for as long as it writes:
+  /// for the values a direct path writes through their `encode(to:)` (see
+  /// ``JSONObjectWriter/encodeMember(_:forKey:)``).
+  var userInfo: UserInfoPointer?
 
   init(capacity: Int = 256) {
     self.capacity = max(capacity, 16)
@@ -345,3 +349,6 @@ struct OutputBuffer: ~Copyable {
     text.withUTF8 { append($0) }
   }
 }
+
+/// A ``JSONEncoder``'s `userInfo`, lent for the length of an encode.
+typealias UserInfoPointer = UnsafePointer<[CodingUserInfoKey: any Sendable]>

@@ -124,6 +124,10 @@ public struct Effect<Action> {
   /// Runs this effect and `other` side by side.
   @inlinable
   public func merge(with other: Effect) -> Effect {
+    // NB: `.none` first, without copying both operations into a tuple (an effect is as large
+    // as its action).
+    if other.isNone { return self }
+    if isNone { return other }
     switch (operation, other.operation) {
     case (.none, _): return other
     case (_, .none): return self

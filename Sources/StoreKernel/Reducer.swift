@@ -37,6 +37,27 @@ public protocol Reducer<State, Action> {
   /// The reducer this one is made of.
   @ReducerBuilder<State, Action>
   var body: Body { get }
+
+  /// Whether the reducer has a body (`Body` is a reducer). Provided; do not implement it.
+  static var _hasBody: Bool { get }
+
+  /// For a reducer with a body, the function a ``Store`` reduces each action with: the body
+  /// built once, when `reduce(into:action:)` is what runs it (see `ReducerBodyCache`).
+  /// Provided; do not implement it.
+  func _storeBodyReduction() -> (inout State, Action) -> Effect<Action>
+}
+
+extension Reducer {
+  // NB: a constant where the reducer's type is known: a store of a reducer without a body
+  // forms `reduce(into:action:)` itself, a direct call (formed in a function of this
+  // protocol, it went through a closure context at every action).
+  @inlinable
+  public static var _hasBody: Bool { false }
+
+  @inlinable
+  public func _storeBodyReduction() -> (inout State, Action) -> Effect<Action> {
+    reduce(into:action:)
+  }
 }
 
 extension Reducer where Body == Never {
@@ -53,7 +74,20 @@ extension Reducer where Body: Reducer, Body.State == State, Body.Action == Actio
   /// Runs ``body-swift.property``.
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    body.reduce(into: &state, action: action)
+    // NB: a store's first action is watched, to learn whether this is what its reducer runs
+    // (see `ReducerBodyCache`); one relaxed load otherwise.
+    if BodyWatch.isOn { BodyWatch.saw(Self.self) }
+    return body.reduce(into: &state, action: action)
+  }
+
+  /// ``body-swift.property`` built once, at the store's first action, if that is what
+  /// `reduce(into:action:)` runs.
+  @inlinable
+  public static var _hasBody: Bool { true }
+
+  @inlinable
+  public func _storeBodyReduction() -> (inout State, Action) -> Effect<Action> {
+    ReducerBodyCache(self).reduce(into:action:)
   }
 }
 

@@ -72,7 +72,7 @@ public enum ReducerBuilder<State, Action> {
     @usableFromInline let r0: R0
     @usableFromInline let r1: R1
 
-    @usableFromInline
+    @inlinable
     init(_ r0: R0, _ r1: R1) {
       self.r0 = r0
       self.r1 = r1
@@ -80,7 +80,12 @@ public enum ReducerBuilder<State, Action> {
 
     @inlinable
     public func reduce(into state: inout R0.State, action: R0.Action) -> Effect<R0.Action> {
-      r0.reduce(into: &state, action: action).merge(with: r1.reduce(into: &state, action: action))
+      let first = r0.reduce(into: &state, action: action)
+      let second = r1.reduce(into: &state, action: action)
+      // NB: most reducers return `.none`: then `first` is handed on, not copied (an effect is
+      // as large as its action).
+      if second.isNone { return first }
+      return first.merge(with: second)
     }
   }
 
@@ -88,7 +93,7 @@ public enum ReducerBuilder<State, Action> {
   public struct _SequenceMany<Element: Reducer>: Reducer {
     @usableFromInline let reducers: [Element]
 
-    @usableFromInline
+    @inlinable
     init(_ reducers: [Element]) { self.reducers = reducers }
 
     @inlinable
@@ -107,7 +112,7 @@ public enum ReducerBuilder<State, Action> {
   public struct _Optional<Wrapped: Reducer>: Reducer {
     @usableFromInline let wrapped: Wrapped?
 
-    @usableFromInline
+    @inlinable
     init(_ wrapped: Wrapped?) { self.wrapped = wrapped }
 
     @inlinable

@@ -94,7 +94,8 @@ public final class Store<State, Action>: @unchecked Sendable {
   ///
   /// The state version bumps only when the state changed (compared with `==`).
   // NB: inlinable so that the reducer's closure is formed where its types are known: the store
-  // then calls the feature's `reduce` directly, not through generic thunks.
+  // then calls the feature's `reduce` directly, not through generic thunks. A reducer with a
+  // body is run through its body, built once (`ReducerBodyCache`).
   @inlinable
   public convenience init<R: Reducer>(
     initialState: State,
@@ -104,7 +105,9 @@ public final class Store<State, Action>: @unchecked Sendable {
     withDependencies: (inout Dependencies) -> Void = { _ in }
   ) where R.State == State, R.Action == Action, State: Equatable {
     self.init(
-      initialState: initialState, reduce: reducer.reduce(into:action:), isEqual: (==),
+      initialState: initialState,
+      reduce: R._hasBody ? reducer._storeBodyReduction() : reducer.reduce(into:action:),
+      isEqual: (==),
       clock: clock, seed: seed, withDependencies: withDependencies)
   }
 
@@ -119,7 +122,9 @@ public final class Store<State, Action>: @unchecked Sendable {
     withDependencies: (inout Dependencies) -> Void = { _ in }
   ) where R.State == State, R.Action == Action {
     self.init(
-      initialState: initialState, reduce: reducer.reduce(into:action:), isEqual: nil,
+      initialState: initialState,
+      reduce: R._hasBody ? reducer._storeBodyReduction() : reducer.reduce(into:action:),
+      isEqual: nil,
       clock: clock, seed: seed, withDependencies: withDependencies)
   }
 

@@ -13,13 +13,15 @@ let package = Package(
     .package(name: "libtca", path: "../..")
   ],
   targets: [
-    // The feature itself: plain StoreKernel code, testable with TestStore (and JSON for its
-    // actions' direct JSON path, which is optional).
+    // The feature itself: plain StoreKernel code, testable with TestStore. libtca's plugin
+    // writes its Codable types' direct JSON paths at build time (its actions have one written
+    // by hand, StopwatchJSON.swift, which the plugin leaves alone).
     .target(
       name: "Stopwatch",
       dependencies: [
         .product(name: "StoreKernel", package: "libtca"), .product(name: "JSON", package: "libtca"),
-      ]),
+      ],
+      plugins: [.plugin(name: "JSONCodablePlugin", package: "libtca")]),
     // The library: the C bridge, and the one function that registers the features.
     .target(
       name: "StopwatchLibrary",

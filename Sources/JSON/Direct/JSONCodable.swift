@@ -64,16 +64,37 @@ extension JSONDecodable {
       }
       if read, let direct { return direct }
     }
-    var result: Self?
-    try decoder.scan(buffer) { (root) throws(JSONError) in
-      do throws(JSONDeclined) {
-        result = try Self(json: root)
-      } catch {
-        result = try root.decodeThroughCodable(Self.self)
+    if MemoryLayout<Self>.size <= 64 {
+      var result: Self?
+      try decoder.scan(buffer) { (root) throws(JSONError) in
+        do throws(JSONDeclined) {
+          result = try Self(json: root)
+        } catch {
+          result = try root.decodeThroughCodable(Self.self)
+        }
       }
+      guard let result else { throw JSONError(.shape, "nothing was decoded") }
+      return result
     }
-    guard let result else { throw JSONError(.shape, "nothing was decoded") }
-    return result
+    // NB: a large value is made in a slot of its own, and moved out: kept in an optional, an
+    // enum with a big payload among its cases was copied out of it and the optional destroyed
+    // through its generic value witness, twice, ~500 instructions for an action. (A small one
+    // costs less through the optional: the size test folds away.)
+    return try withUnsafeTemporaryAllocation(of: Self.self, capacity: 1) {
+      (slot) throws(JSONError) -> Self in
+      guard let slot = slot.baseAddress else { throw JSONError(.shape, "no memory") }
+      var decoded = false
+      try decoder.scan(buffer) { (root) throws(JSONError) in
+        do throws(JSONDeclined) {
+          slot.initialize(to: try Self(json: root))
+        } catch {
+          slot.initialize(to: try root.decodeThroughCodable(Self.self))
+        }
+        decoded = true
+      }
+      guard decoded else { throw JSONError(.shape, "nothing was decoded") }
+      return slot.move()
+    }
   }
 }
 

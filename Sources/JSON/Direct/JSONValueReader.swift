@@ -452,6 +452,20 @@ public struct JSONCase {
   /// The single unlabeled optional payload of a case like `setName(String?)`, as
   /// `decodeIfPresent(_:forKey: ._0)` reads it: `{}` and `null` are nil.
   public func payloadIfPresent<T: JSONDecodable>(_ type: T.Type) throws(JSONDeclined) -> T? {
+    guard let value = try presentPayloadReader() else { return nil }
+    return try T(json: value)
+  }
+
+  /// The reader of an unlabeled payload (as ``payload(_:)`` finds it).
+  @usableFromInline
+  func payloadReader() throws(JSONDeclined) -> JSONValueReader {
+    JSONValueReader(document, at: try payloadValue())
+  }
+
+  /// The reader of an unlabeled optional payload, nil for `{}` and `null` (as
+  /// ``payloadIfPresent(_:)`` finds it).
+  @usableFromInline
+  func presentPayloadReader() throws(JSONDeclined) -> JSONValueReader? {
     guard let payload else { throw JSONDeclined() }
     if document.pointee.kind(at: payload) == .object
       && document.pointee.isEmptyContainer(at: payload)
@@ -460,7 +474,7 @@ public struct JSONCase {
     }
     let value = try payloadValue()
     if document.pointee.kind(at: value) == .null { return nil }
-    return try T(json: JSONValueReader(document, at: value))
+    return JSONValueReader(document, at: value)
   }
 
   /// The labeled payload of a case like `toggle(id: Int)`: `{"toggle":{"id":3}}`.

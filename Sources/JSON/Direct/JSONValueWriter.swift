@@ -117,7 +117,7 @@ public struct JSONObjectWriter {
 
   /// Writes `,"name":` (no comma before the first member).
   @inline(__always)
-  private mutating func key(_ name: StaticString) -> JSONValueWriter {
+  mutating func key(_ name: StaticString) -> JSONValueWriter {
     writer.out.pointee.appendKey(name, comma: count > 0)
     count += 1
     return writer

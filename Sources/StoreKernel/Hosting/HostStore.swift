@@ -50,6 +50,11 @@ public protocol HostStore: AnyObject, Sendable {
   /// Pull mode: the requests and cancellation notices waiting, oldest first, now the host's.
   func takeRequests() throws(StoreError) -> [HostRequestNotice]
 
+  /// Replaces the state with `json` (an inspector's jump, docs/devtools.md): every effect is
+  /// cancelled, then the state set and the subscribers told, as a call that changed it.
+  /// `.json` if `json` is not a state of the feature (nothing changes).
+  func replaceState(json: UnsafeBufferPointer<UInt8>) throws(StoreError)
+
   /// Runs whatever is due; returns how much ran.
   func poll() throws(StoreError) -> Int
   /// Moves a manual clock by `milliseconds`; `.realClock` on a real-clock store.

@@ -27,6 +27,10 @@ final class JSONStorePaths<State: Codable & Equatable, Action: Decodable>: @unch
   @usableFromInline let version: (Store<State, Action>) -> UInt64
   @usableFromInline let answer: (Store<State, Action>, UInt64, HostAnswer) throws(StoreError) -> Void
   @usableFromInline let encodeState: (Store<State, Action>) throws(StoreError) -> EncodedState
+  /// `Store.advance(by:)` and `Store.poll()`: the effects they run (a timer that lands, an
+  /// answer applied) reduce actions, as a send does.
+  @usableFromInline let advance: (Store<State, Action>, Duration) throws(StoreError) -> Int
+  @usableFromInline let poll: (Store<State, Action>) -> Int
 
   @inlinable
   init(coding: FeatureCoding<State, Action>) {
@@ -46,6 +50,11 @@ final class JSONStorePaths<State: Codable & Equatable, Action: Decodable>: @unch
     // NB: answers go through a closure formed here too, so that the request bookkeeping they
     // reach (`StoreCore.accept`, `apply`, `finish`) runs specialized, not generic.
     answer = { (store, id, answer) throws(StoreError) in try store.answer(answer, to: id) }
+    // NB: formed here, the store's clock and effects run specialized: unspecialized, each reach
+    // into the store's generic record looked its type up at run time (docs/benchmarks.md,
+    // "Dice on the direct path").
+    advance = { (store, duration) throws(StoreError) in try store.advance(by: duration) }
+    poll = { store in store.poll() }
     encodeState = { [encode = coding.encodeState] (store) throws(StoreError) in
       // NB: encode outside the store's lock, from a copy (copy-on-write: no deep copy).
       let (state, version) = store.stateAndVersion
@@ -106,7 +115,7 @@ struct JSONStoreCaches {
 final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore, @unchecked Sendable
 {
   // NB: `@unchecked Sendable`: the store serializes itself; the cache is behind its own lock.
-  private let store: Store<State, Action>
+  let store: Store<State, Action>
   private let paths: JSONStorePaths<State, Action>
   /// `paths.send`, kept here: loaded through `paths` in this generic class's unspecialized code,
   /// each send paid ~60 instructions more (the two references retained and released).
@@ -315,13 +324,13 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
 
   func poll() throws(StoreError) -> Int {
     guard !store.isClosed else { throw .closed }
-    return store.poll()
+    return paths.poll(store)
   }
 
   func advance(milliseconds: UInt64) throws(StoreError) -> Int {
     let (nanoseconds, overflow) = Int64(clamping: milliseconds).multipliedReportingOverflow(
       by: 1_000_000)
-    return try store.advance(by: .nanoseconds(overflow ? .max : nanoseconds))
+    return try paths.advance(store, .nanoseconds(overflow ? .max : nanoseconds))
   }
 
   var nextDeadlineMilliseconds: UInt64? {

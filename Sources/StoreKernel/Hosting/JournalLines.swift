@@ -79,26 +79,30 @@ struct JournalLines {
     base = oldest
   }
 
-  /// Appends every line, complete, to `text`: `version` for the inputs whose version is not
-  /// known yet (the current one).
+  /// Appends every line, complete, each ended by a newline, to `text`: `version` for the inputs
+  /// whose version is not known yet (the current one).
   func render(into text: inout [UInt8], version: UInt64) {
     text.reserveCapacity(text.count + bytes.count + records.count * 24)
-    bytes.withUnsafeBufferPointer { buffer in
-      for record in records {
-        text.append(contentsOf: buffer[(record.start - base)..<(record.end - base)])
-        if record.at != JournalLines.noTime {
-          text += Array(",\"at\":".utf8)
-          Self.appendDecimal(record.at, to: &text)
-        }
-        if record.isInput {
-          text += Array(",\"version\":".utf8)
-          let known = record.version != JournalLines.unset
-          Self.appendDecimal(known ? record.version : version, to: &text)
-        }
-        text.append(UInt8(ascii: "}"))
-        text.append(UInt8(ascii: "\n"))
-      }
+    for index in records.indices {
+      render(index, into: &text, version: version)
+      text.append(UInt8(ascii: "\n"))
     }
+  }
+
+  /// Appends line `index`, complete, without its newline, to `text`.
+  func render(_ index: Int, into text: inout [UInt8], version: UInt64) {
+    let record = records[index]
+    text.append(contentsOf: bytes[(record.start - base)..<(record.end - base)])
+    if record.at != JournalLines.noTime {
+      text += Array(",\"at\":".utf8)
+      Self.appendDecimal(record.at, to: &text)
+    }
+    if record.isInput {
+      text += Array(",\"version\":".utf8)
+      let known = record.version != JournalLines.unset
+      Self.appendDecimal(known ? record.version : version, to: &text)
+    }
+    text.append(UInt8(ascii: "}"))
   }
 
   static func appendDecimal<T: BinaryInteger>(_ value: T, to text: inout [UInt8]) {

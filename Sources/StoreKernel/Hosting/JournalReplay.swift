@@ -340,6 +340,13 @@ public enum JournalReplay {
         throw .json(JSONError(.shape, "\"clock\" is not a number of nanoseconds"))
       }
       try store.moveClock(to: nanoseconds)
+    } else if case let .number(text)? = value["jump"] {
+      guard let target = UInt64(text), let state = value["state"] else {
+        throw .json(JSONError(.shape, "a jump line has no version and \"state\""))
+      }
+      try JSONWriter.write(state).withUnsafeBufferPointer { (bytes) throws(StoreError) in
+        try store.jump(to: target, state: bytes)
+      }
     } else if value["poll"] == nil {
       throw .json(JSONError(.shape, "not an input this library knows"))
     }

@@ -138,7 +138,44 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     return text
   }
 
-  private var isInsideCallback: Bool {
+  /// The journal's header line (no newline).
+  var headerLine: [UInt8] { header }
+
+  /// The journal's lines (no newlines) after the one numbered `sequence` (nil: all), with the
+  /// last one's number: what an inspector has not been sent yet (``DevtoolsStore``).
+  func lines(after sequence: UInt64?) -> (lines: [[UInt8]], last: UInt64?) {
+    // NB: a read (``noteRead()``): an inspector shows the versions it is sent.
+    let version = self.version
+    lock.lock()
+    defer { lock.unlock() }
+    var start = entries.count
+    while start > 0, sequence.map({ entries[start - 1].sequence > $0 }) ?? true { start -= 1 }
+    var lines: [[UInt8]] = []
+    var last = sequence
+    for index in start..<entries.count {
+      var text: [UInt8] = []
+      entries.render(index, into: &text, version: version)
+      lines.append(text)
+      last = max(last ?? 0, entries[index].sequence)
+    }
+    return (lines, last)
+  }
+
+  /// The state becomes `state`, the state at version `target` (an inspector's jump): effects
+  /// are cancelled and subscribers told (``HostStore/replaceState(json:)``). Journaled as
+  /// `{"jump":target,"state":S,"version":N}`.
+  func jump(to target: UInt64, state: UnsafeBufferPointer<UInt8>) throws(StoreError) {
+    let compact: [UInt8]
+    do throws(JSONError) {
+      compact = JSONWriter.write(try JSONParser.parse(state))
+    } catch {
+      throw .json(error)
+    }
+    let line = Array("{\"jump\":\(target),\"state\":".utf8) + compact
+    try recording(line) { () throws(StoreError) in try inner.replaceState(json: state) }
+  }
+
+  var isInsideCallback: Bool {
     callbackThread.load(ordering: .acquiring) == currentThreadID()
   }
 
@@ -434,7 +471,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   /// (docs/benchmarks.md, "The journal").
   func send(json action: UnsafeBufferPointer<UInt8>) throws(StoreError) {
     deliverLeftovers()
-    guard access.reductions.isEnabled else {
+    guard access.reductions.isActive else {
       try recording({ JournalFormat.appendSend(action, to: &$0) }) { () throws(StoreError) in
         try inner.send(json: action)
       }
@@ -651,10 +688,10 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
   let log = ReductionLog()
   let logged = Reduce<R.State, R.Action> { state, action in
     let effect = reducer.reduce(into: &state, action: action)
-    if log.isEnabled {
-      log.reduced(
-        action: canonicalJSON(of: action),
-        state: (try? paths.coding.encodeState(state)) ?? Array("null".utf8))
+    if log.isActive {
+      log.reduced(action: canonicalJSON(of: action)) {
+        (try? paths.coding.encodeState(state)) ?? Array("null".utf8)
+      }
     }
     return effect
   }

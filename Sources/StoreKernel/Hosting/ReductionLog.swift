@@ -17,13 +17,38 @@ import Synchronization
 final class ReductionLog: @unchecked Sendable {
   // NB: `@unchecked Sendable`: the arrays are touched only under `lock`.
   private let enabled = Atomic<Bool>(false)
+  /// Whether an inspector watches (``DevtoolsStore``): it takes the actions and their origins,
+  /// not the states.
+  private let watched = Atomic<Bool>(false)
   private let lock = PlainLock()
   private var entries: [[UInt8]] = []
   private var hostActions: [[UInt8]] = []
+  /// What the inspector has not taken: `{"origin":…,"action":…}`, at most ``watchLimit``.
+  private var watchedEntries: [[UInt8]] = []
+  private var watchDropped = 0
+  static let watchLimit = 4096
 
   init() {}
 
   var isEnabled: Bool { enabled.load(ordering: .relaxed) }
+
+  /// Whether anyone keeps reductions: the host (``isEnabled``) or an inspector.
+  var isActive: Bool { enabled.load(ordering: .relaxed) || watched.load(ordering: .relaxed) }
+
+  /// Starts keeping the actions reduced for an inspector (``takeWatched()``).
+  func watch() { watched.store(true, ordering: .relaxed) }
+
+  /// The actions kept for the inspector since the last take, oldest first
+  /// (`{"origin":…,"action":…}` without the closing brace), and how many were dropped past
+  /// ``watchLimit``.
+  func takeWatched() -> (entries: [[UInt8]], dropped: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    let taken = (watchedEntries, watchDropped)
+    watchedEntries.removeAll(keepingCapacity: true)
+    watchDropped = 0
+    return taken
+  }
 
   /// Starts (or stops, dropping what was kept) keeping reductions.
   func setEnabled(_ on: Bool) {
@@ -32,13 +57,13 @@ final class ReductionLog: @unchecked Sendable {
     enabled.store(on, ordering: .relaxed)
     if !on {
       entries.removeAll()
-      hostActions.removeAll()
+      if !watched.load(ordering: .relaxed) { hostActions.removeAll() }
     }
   }
 
   /// The host is about to send `action` (canonical JSON).
   func hostWillSend(_ action: [UInt8]) {
-    guard isEnabled else { return }
+    guard isActive else { return }
     lock.lock()
     defer { lock.unlock() }
     hostActions.append(action)
@@ -51,8 +76,10 @@ final class ReductionLog: @unchecked Sendable {
     if let index = hostActions.lastIndex(of: action) { hostActions.remove(at: index) }
   }
 
-  /// A reducer ran `action` (canonical JSON, nil if it has no encoding) into `state` (JSON).
-  func reduced(action: [UInt8]?, state: [UInt8]) {
+  /// A reducer ran `action` (canonical JSON, nil if it has no encoding) into the state that
+  /// `state` encodes (asked only when the host keeps reductions).
+  func reduced(action: [UInt8]?, state: () -> [UInt8]) {
+    let json = isEnabled ? state() : nil
     lock.lock()
     defer { lock.unlock() }
     let action = action ?? Array("null".utf8)
@@ -63,8 +90,16 @@ final class ReductionLog: @unchecked Sendable {
     }
     var entry = Array("{\"origin\":\"\(origin)\",\"action\":".utf8)
     entry += action
+    if watched.load(ordering: .relaxed) {
+      if watchedEntries.count < Self.watchLimit {
+        watchedEntries.append(entry)
+      } else {
+        watchDropped += 1
+      }
+    }
+    guard let json else { return }
     entry += Array(",\"state\":".utf8)
-    entry += state
+    entry += json
     entry.append(UInt8(ascii: "}"))
     entries.append(entry)
   }

@@ -77,7 +77,7 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
   @usableFromInline let toPresentationAction:
     AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>
 
-  @usableFromInline
+  @inlinable
   init(
     parent: Parent, destination: Destination,
     toPresentationState: WritableKeyPath<Parent.State, PresentationState<Destination.State>>,

@@ -67,7 +67,7 @@ where Element.State: Identifiable, Element.State.ID == ID {
   /// of a list's elements); the offset reaches the same storage directly.
   @usableFromInline let elementsOffset: Int?
 
-  @usableFromInline
+  @inlinable
   init(
     parent: Parent, element: Element,
     toElementsState: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>,

@@ -25,7 +25,7 @@ where Reaction.State == Base.State, Reaction.Action == Base.Action {
   @usableFromInline let toValue: @Sendable (Base.State) -> Value
   @usableFromInline let reducer: @Sendable (Value, Value) -> Reaction
 
-  @usableFromInline
+  @inlinable
   init(
     base: Base, toValue: @escaping @Sendable (Base.State) -> Value,
     reducer: @escaping @Sendable (Value, Value) -> Reaction

@@ -1,8 +1,9 @@
-"""A Python host for the browser test: a counter store connected to $TCA_DEVTOOLS.
+"""A Python host for the browser test: a counter store, made with $TCA_DEVTOOLS set, so the
+library connects it to the inspector (docs/devtools.md, "Connecting a store").
 
-Its subscriber prints each state as one JSON line (what a GUI would redraw); it pumps the
-inspector's commands until its standard input closes, then writes its session's journal to the
-file named by its first argument.
+Its subscriber prints each state as one JSON line (what a GUI would redraw); it polls the store
+(each "frame") until its standard input closes, so that the inspector's dispatches and jumps are
+applied on this thread, then writes the store's journal to the file named by its first argument.
 """
 
 import json
@@ -10,9 +11,9 @@ import sys
 import threading
 import time
 
-from tca.devtools.client import DevtoolsStore
+import tca
 
-store = DevtoolsStore("counter", clock="manual", seed=5)
+store = tca.Store("counter", clock="manual", seed=5)
 
 
 @store.effect("numberFact.fetch")
@@ -20,7 +21,7 @@ def fetch(count):
     return f"{count} is a good number."
 
 
-store.subscribe(lambda state: print(json.dumps(state, sort_keys=True), flush=True))
+store.subscribe(lambda version: print(json.dumps(store.state, sort_keys=True), flush=True))
 store.send("incrementButtonTapped")
 store.send("incrementButtonTapped")
 store.send("numberFactButtonTapped")
@@ -30,7 +31,7 @@ print("ready", flush=True)
 done = threading.Event()
 threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
 while not done.is_set():
-    store.pump()
+    store.poll()
     time.sleep(0.02)
 with open(sys.argv[1], "w", encoding="utf-8") as file:
     file.write(store.journal())

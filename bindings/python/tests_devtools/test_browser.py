@@ -1,5 +1,6 @@
-"""The inspector in a real browser: `python -m tca devtools`, a Python host connected with
-TCA_DEVTOOLS, and headless Chromium driven by Selenium (make test-devtools).
+"""The inspector in a real browser: `python -m tca devtools`, a Python host and a C host
+connected by the library with TCA_DEVTOOLS, and headless Chromium driven by Selenium (make
+test-devtools; the C host is built there and named by TCA_DEVTOOLS_C_HOST).
 
 Checks the log, the state at a selected version, the slider, a jump the host's subscriber
 sees, a dispatch, the export (it replays to the host's state), the written test (it passes), a
@@ -54,14 +55,23 @@ class Server:
         self.log.close()
 
 
+PYTHON_HOST = [sys.executable, str(HERE / "host.py")]
+
+
+def c_host() -> List[str]:
+    path = os.environ.get("TCA_DEVTOOLS_C_HOST")
+    if not path:
+        pytest.skip("TCA_DEVTOOLS_C_HOST names no C host (make test-devtools builds it)")
+    return [path]
+
+
 class Host:
-    def __init__(self, server: Server) -> None:
-        self.journal = OUT / "host-journal.jsonl"
+    def __init__(self, server: Server, command: List[str], name: str = "host") -> None:
+        self.journal = OUT / f"{name}-journal.jsonl"
         env = dict(os.environ, TCA_DEVTOOLS=f"127.0.0.1:{server.port}/{server.token}")
         self.process = subprocess.Popen(
-            [sys.executable, str(HERE / "host.py"), str(self.journal)], env=env,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=open(OUT / "host.log", "w"),
-            text=True,
+            [*command, str(self.journal)], env=env, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=open(OUT / f"{name}.log", "w"), text=True,
         )
         self.lines: List[str] = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -130,7 +140,7 @@ def state_text(driver: webdriver.Chrome) -> str:
 
 def test_live_session(browser: webdriver.Chrome) -> None:
     server = Server()
-    host = Host(server)
+    host = Host(server, PYTHON_HOST)
     try:
         wait(browser, lambda: "ready" in host.lines)
         assert host.states()[-1]["count"] == 1
@@ -207,6 +217,56 @@ def test_live_session(browser: webdriver.Chrome) -> None:
         assert "store.receive({'numberFactResponse'" in test.read_text()
         journal = host.stop()
         assert journal == exported
+    finally:
+        if host.process.poll() is None:
+            host.process.kill()
+        server.stop()
+
+
+def test_live_session_of_a_c_host(browser: webdriver.Chrome) -> None:
+    """A C host, in an event loop on tca_store_fd: the library connects its store, and the
+    inspector's commands wake the loop (docs/devtools.md, "Connecting a store")."""
+    server = Server()
+    host = Host(server, c_host(), "c-host")
+    try:
+        wait(browser, lambda: "ready" in host.lines)
+        assert host.states()[-1]["count"] == 1
+        browser.get(server.url)
+        store = wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "[data-store]"))
+        assert "counter" in store[0].text
+        wait(browser, lambda: len(rows(browser)) == 5)
+        texts = [r.text for r in rows(browser)]
+        assert "host" in texts[0] and "incrementButtonTapped" in texts[0]
+        assert "effect" in texts[3] and "numberFactResponse" in texts[3]
+        # The state at a selected version.
+        browser.find_element(By.CSS_SELECTOR, '#log [data-version="4"]').click()
+        box = browser.find_element(By.ID, "state")
+        wait(browser, lambda: box.get_attribute("data-version") == "4")
+        assert "2 is a good number." in state_text(browser)
+        # A jump, which the C host's subscriber reports.
+        browser.find_element(By.CSS_SELECTOR, '#log [data-version="2"]').click()
+        wait(browser, lambda: box.get_attribute("data-version") == "2")
+        before = len(host.states())
+        browser.find_element(By.ID, "jump").click()
+        wait(browser, lambda: len(host.states()) > before)
+        assert host.states()[-1] == {"count": 2, "isNumberFactLoading": False}
+        wait(browser, lambda: len(rows(browser)) == 6)
+        assert "jump" in rows(browser)[-1].text
+        # A dispatch: the C host's loop wakes, polls, and its subscriber reports it.
+        field = browser.find_element(By.ID, "dispatch-input")
+        field.send_keys("incrementButtonTapped")
+        browser.find_element(By.ID, "dispatch").click()
+        wait(browser, lambda: host.states()[-1]["count"] == 3)
+        wait(browser, lambda: len(rows(browser)) == 7)
+        wait(browser, lambda: "count: 3" in state_text(browser))
+        # Export: the journal is the C host's own, and replays to its state.
+        for old in (OUT / "downloads").iterdir():
+            old.unlink()
+        browser.find_element(By.ID, "export").click()
+        exported = downloaded("", ".jsonl").read_text()
+        assert replay(exported) == host.states()[-1]
+        assert tca.Store.replay(exported).state == host.states()[-1]
+        assert host.stop() == exported
     finally:
         if host.process.poll() is None:
             host.process.kill()

@@ -9,9 +9,10 @@ journal, and a pytest replaying it (docs/devtools.md). The modules:
 - `redrive`: a journal driven through a recorded store again, input by input, with the actions
   each input led to and the states after them (offline files, tests, replays with jumps);
 - `testgen`: the pytest module that replays a session with `tca.testing.TestStore`;
-- `server`: the HTTP server (page, JSON API, store connections) and the command line;
-- `client`: a store that connects to the inspector from a Python host (the store side of the
-  protocol, until the library speaks it itself).
+- `server`: the HTTP server (page, JSON API, store connections) and the command line.
+
+The store side of the protocol is the library's: with `TCA_DEVTOOLS=HOST:PORT/TOKEN` set, every
+store (`tca.Store` too) connects itself.
 
 Nothing here is imported by `tca` itself.
 """
