@@ -174,6 +174,18 @@ static void test_versions_a_subscriber_was_told_of(void) {
   tca_store_free(store);
 }
 
+/* The largest limit is no limit in practice, and no overflow. */
+static void test_the_largest_limit(void) {
+  tca_store *store = limited(TCA_REQUESTS_CALLBACK, UINT64_MAX);
+  for (int i = 0; i < 10; i++)
+    CHECK_STATUS(tca_store_send(store, "\"incrementButtonTapped\""), TCA_OK);
+  size_t length = 0;
+  char *journal = journal_of(store, &length);
+  CHECK(lines_of(journal) == 11);
+  tca_string_free(journal);
+  tca_store_free(store);
+}
+
 static void test_a_limit_needs_record(void) {
   tca_options options;
   tca_options_init(&options);
@@ -187,6 +199,7 @@ int main(void) {
   test_a_limited_journal_stays_bounded_and_replays();
   test_a_request_always_in_flight_stays_bounded();
   test_versions_a_subscriber_was_told_of();
+  test_the_largest_limit();
   test_a_limit_needs_record();
   TEST_SUMMARY();
 }

@@ -36,7 +36,9 @@ struct JournalFolds {
   }
 
   /// Whether a checkpoint is taken even with effects in flight.
-  func mustCheckpoint(lines: Int) -> Bool { lines - mark >= 2 * limit }
+  ///
+  /// NB: not `2 * limit`, which overflows for a limit near `UINT64_MAX`.
+  func mustCheckpoint(lines: Int) -> Bool { lines - mark - limit >= limit }
 
   /// The store had effects in flight after `lines` lines: asked again some lines later.
   mutating func busy(lines: Int) { retry = lines + max(1, half / 8) }
