@@ -85,6 +85,34 @@ final class StoreContext: Sendable {
     }.get()
   }
 
+  /// The state JSON for `tca_store_state`, compact, in memory from `malloc` and the host's,
+  /// and its length; nil when the store's own cached encoding serves better
+  /// (``HostStore/stateJSON()``: a state without chunked values, once lent).
+  ///
+  /// NB: a state with chunked values (identified arrays) is copied from the lent text, which a
+  /// change updates in place (O(what changed)), without its slack: a borrow and one copy, where
+  /// encoding it whole again cost 5-10x a copy (docs/benchmarks.md: the scale table). The text
+  /// lent by `tca_store_state_borrow` may move (tca.h: it is valid until the next call).
+  func copyState() throws(Failure) -> (UnsafeMutablePointer<CChar>, Int)? {
+    typealias Copied = Result<(UnsafeMutablePointer<CChar>, Int)?, Failure>
+    return try extras.withObject({ Extras(runner: nil) }) { (extras) -> Copied in
+      do throws(Failure) {
+        return .success(
+          try extras.borrowed.withLock { (lent) throws(Failure) in
+            // NB: the first copy lends, to learn whether the state has chunked values.
+            guard lent.version == nil || lent.hasChunks else { return nil }
+            _ = try lend(lent)
+            guard let (text, count) = lent.compactCopy() else {
+              throw Failure(.noMemory, "out of memory for a copy of the state")
+            }
+            return (UnsafeMutableRawPointer(text).assumingMemoryBound(to: CChar.self), count)
+          })
+      } catch {
+        return .failure(error)
+      }
+    }.get()
+  }
+
   private func lend(_ lent: LentState) throws(Failure) -> (UnsafePointer<CChar>, Int) {
     do throws(StoreError) {
       try store.lend(into: lent)
