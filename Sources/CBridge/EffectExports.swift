@@ -86,7 +86,7 @@ private func withRequestStrings<R>(
 ) -> R {
   let (id, kind, count) = (info.id, info.kind, info.payloadCount)
   // NB: one closure level (each was a call frame: the host's answer is decoded ~35 calls deep,
-  // and levels beyond the CPU's return stack cost a mispredicted return each; issue 17).
+  // and levels beyond the CPU's return stack cost a mispredicted return each; docs/benchmarks.md).
   return info.name.withCString { name in
     withUnsafeTemporaryAllocation(of: CChar.self, capacity: max(count, 16) + 1) { buffer in
       let text = buffer.baseAddress.unsafelyUnwrapped

@@ -14,13 +14,13 @@ final class StoreContext: Sendable {
   let callbacks: CallbackGate
   /// A threaded store's thread (kept with the extras, made for it at once).
   ///
-  /// NB: most stores are not threaded: a word of every context was nil (issue 17: memory per
-  /// idle store; 64 bytes of context here, an 80-byte malloc chunk with it).
+  /// NB: most stores are not threaded: a word of every context was nil (docs/benchmarks.md: memory
+  /// per idle store; 64 bytes of context here, an 80-byte malloc chunk with it).
   var runner: Runner? { extras.made?.runner }
   /// What subscriptions and borrows keep, made by the first of them.
   ///
   /// NB: an idle store has neither: made on first use, its three locks (~430 bytes) are not
-  /// part of every store's memory (issue 17: memory per idle store).
+  /// part of every store's memory (docs/benchmarks.md: memory per idle store).
   private let extras = LazyObject<Extras>()
 
   /// Each live subscription's flag, by token.
@@ -178,15 +178,15 @@ final class CallbackGate: Sendable {
   /// The thread running one of the store's callbacks (0 if none), with bit 0 set once retired.
   ///
   /// NB: one word for both (`pthread_self()` is the address of the thread's control block, so
-  /// bit 0 is free): the gate is then 24 bytes, a 32-byte malloc chunk rather than 48 (issue 17:
-  /// memory per idle store).
+  /// bit 0 is free): the gate is then 24 bytes, a 32-byte malloc chunk rather than 48
+  /// (docs/benchmarks.md: memory per idle store).
   private let state = Atomic<UInt>(0)
   private static let retired: UInt = 1
 
   /// Runs `body` (a call of the host's function) unless the store has been freed.
   ///
-  /// NB: loads and stores, not exchanges (two atomic operations per callback; issue 17: the
-  /// effect round trip). A store's callbacks run on one thread at a time (the one delivering
+  /// NB: loads and stores, not exchanges (two atomic operations per callback; docs/benchmarks.md:
+  /// the effect round trip). A store's callbacks run on one thread at a time (the one delivering
   /// its events, or nested on it), and `retire` comes from that thread (a free inside a
   /// callback) or after the store's close, which waits for the thread delivering to be done.
   @inline(__always)
