@@ -67,6 +67,8 @@ public final class TestStore<State: Equatable, Action> {
   private let origin: (fileID: String, filePath: String, line: Int, column: Int)
   /// Which send the next action reduced belongs to (its effects are then cancellable by it).
   private let marker = SendMarker()
+  /// The dependencies ``withDependencies(_:operation:)`` sets for the actions it reduces.
+  let overrides = DependencyOverrides()
   private var sends = 0
 
   private struct Received {
@@ -87,10 +89,15 @@ public final class TestStore<State: Equatable, Action> {
   ) where R.State == State, R.Action == Action {
     let clock = StoreClock(kind: .manual)
     var dependencies = Dependencies.test(clock: clock)
+    dependencies.issueReporter = IssueReporter { message, fileID, filePath, line, column in
+      reporter.report(
+        TestFailure(
+          message: message, fileID: fileID, filePath: filePath, line: line, column: column))
+    }
     withDependencies(&dependencies)
-    dependencies.clock = clock
     let log = ReduceLog<State, Action>()
     let marker = self.marker
+    let overrides = self.overrides
     self.log = log
     self.reporter = reporter
     self.lastState = initialState
@@ -99,7 +106,18 @@ public final class TestStore<State: Equatable, Action> {
     self.store = Store(
       initialState: initialState,
       reduce: { state, action in
-        var effect = reducer.reduce(into: &state, action: action)
+        var effect: Effect<Action>
+        if let update = overrides.update {
+          // NB: as a `.dependency` reducer: the reduction sees them through the thread's box,
+          // the effects it returns (which may outlive the operation) through their own.
+          var changed = Dependencies.current
+          update(&changed)
+          let box = DependencyContext.derived(changed)
+          effect = DependencyContext.with(box) { reducer.reduce(into: &state, action: action) }
+          effect = effect.withDependencies(box)
+        } else {
+          effect = reducer.reduce(into: &state, action: action)
+        }
         log.entries.append((action, state))
         if let id = marker.take() { effect = effect.cancellable(id: id) }
         return effect
@@ -243,6 +261,23 @@ public final class TestStore<State: Equatable, Action> {
     receive(
       description: "an action of the expected case",
       matching: { casePath.extract(from: $0) != nil },
+      updateStateToExpectedResult, Place(fileID, filePath, line, column))
+  }
+
+  /// Asserts that the next action fed back by an effect is of the case `toCase` with the
+  /// associated value `value` (`store.receive(Action.numberFactResponse, "0 is a good number.")`),
+  /// and the change it made. For an action that is not `Equatable`, as upstream's
+  /// `receive(\.numberFactResponse, "…")`.
+  public func receive<Value: Equatable>(
+    _ toCase: @escaping @Sendable (Value) -> Action, _ value: Value,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    let casePath = AnyCasePath(toCase)
+    receive(
+      description: describe(toCase(value)),
+      matching: { casePath.extract(from: $0) == value },
       updateStateToExpectedResult, Place(fileID, filePath, line, column))
   }
 
