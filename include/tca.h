@@ -765,9 +765,11 @@ int tca_store_fd(tca_store *store);
  * Then one line per input, in the order the store received them: each action (canonical JSON),
  * answer, failure and completion (with its request id), each move of a manual clock; on a real
  * clock, each poll that ran something, and on every input the clock's time ("at", nanoseconds
- * since the store was made). "version" is the state's version once the input was applied.
- * "request" and "cancelled" lines note what the store asked of the host. docs/wire-format.md,
- * "Journals", describes every line. Any thread; waits for no callback.
+ * since the store was made); each tca_store_cancel_effects. "version" is the state's version
+ * once the input was applied. A {"date":MS} line before an input gives the date the feature read
+ * during it (a replay reads that one: random numbers and UUIDs come from the seed). "request" and
+ * "cancelled" lines note what the store asked of the host. docs/wire-format.md, "Journals",
+ * describes every line. Any thread; waits for no callback.
  *
  * out_json:   receives a NUL-terminated string the caller releases with tca_string_free();
  *             NULL on failure.
