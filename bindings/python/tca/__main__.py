@@ -90,6 +90,8 @@ def describe(line: Dict[str, Any]) -> str:
         return f"clock to {line['clock'] / 1e6:g} ms"
     if "poll" in line:
         return "poll"
+    if "cancelEffects" in line:
+        return "cancel every effect"
     return dumps(line)
 
 

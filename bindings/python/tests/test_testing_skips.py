@@ -96,3 +96,29 @@ def test_a_replay_cancels_as_the_recorded_store_did():
         # The request was cancelled in the replay too: nothing waits for an answer.
         assert replayed.running_effects() == []
         assert replayed.take_requests() == []
+
+
+def test_the_command_line_prints_cancellations_and_dates(tmp_path):
+    import subprocess
+    import sys
+
+    with tca.Store("counter", clock="manual", requests="queued", record=True, seed=7) as store:
+        store.send("numberFactButtonTapped")
+        store.take_requests()
+        store.cancel_effects()
+        journal = store.journal()
+    lines = journal.splitlines()
+    # A date line, as a feature that reads the date journals it (no built-in feature does).
+    lines.insert(1, '{"date":1764263700000}')
+    session = tmp_path / "session.jsonl"
+    session.write_text("\n".join(lines) + "\n")
+    with tca.Store.replay(session.read_text(), requests="queued") as replayed:
+        assert replayed.state["isNumberFactLoading"] is True
+        assert '{"date":1764263700000}' in replayed.journal()
+    result = subprocess.run(
+        [sys.executable, "-m", "tca", "replay", str(session)],
+        capture_output=True, text=True, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "      date 1764263700000 ms since 1970\n" in result.stdout
+    assert "[2] cancel every effect  (version 1)\n" in result.stdout
