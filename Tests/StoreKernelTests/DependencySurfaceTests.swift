@@ -119,7 +119,8 @@ extension Dependencies {
   store.receive(.fetched("unimplemented")) { $0.fact = "unimplemented" }
   store.finish()
   #expect(failures.messages.count == 1)
-  #expect(failures.messages.first?.hasPrefix("Unimplemented: \"FactClient.fetch\" was called.") == true)
+  #expect(
+    failures.messages.first?.hasPrefix("Unimplemented: \"FactClient.fetch\" was called.") == true)
   #expect(failures.all.first?.fileID.hasSuffix("DependencySurfaceTests.swift") == true)
 
   // Overridden, it is not called, and nothing fails.
@@ -219,7 +220,8 @@ private struct Responder: Reducer {
 }
 
 @Test func receiveACaseWithItsValue() {
-  let store = TestStore(initialState: Responder.State(), reducer: Responder(), reporter: .swiftTesting)
+  let store = TestStore(
+    initialState: Responder.State(), reducer: Responder(), reporter: .swiftTesting)
   store.send(.ask)
   store.receive(Responder.Action.answered, "0 is a good number.") {
     $0.fact = "0 is a good number."

@@ -102,16 +102,19 @@ func aReplayReadsTheDatesTheRecordedStoreRead(clock: StoreClock.Kind) throws {
 @Test func aDateLineThatIsNotANumberIsRefused() throws {
   let journal = Array(
     """
-    {"tcaJournal":1,"feature":"stamps","clock":"manual","seed":7,"version":0,"state":{"stamps":[],"rolls":[]}}
+    {"tcaJournal":1,"feature":"stamps","clock":"manual","seed":7,"version":0,\
+    "state":{"stamps":[],"rolls":[]}}
     {"date":"soon"}
     {"send":{"stamp":{}},"version":1}
 
     """.utf8)
-  #expect(throws: JournalError.self) {
+  let error = #expect(throws: JournalError.self) {
     try journal.withUnsafeBufferPointer {
       try JournalReplay.replay($0, to: .max, feature: stamps, options: StoreOptions())
     }
   }
+  #expect(error?.description.contains("line 2") == true)
+  #expect(error?.description.contains("\"date\" is not a number of milliseconds") == true)
 }
 
 /// Answers applied by the host's next call (answers on the host thread): the date their actions

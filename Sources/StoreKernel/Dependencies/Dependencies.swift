@@ -8,8 +8,8 @@
 ///     }
 ///
 /// Every store has its own, made from its options (clock kind, seed) and overridable when it is
-/// made: `Store(initialState:reducer:withDependencies:)`, `TestStore(…) { $0.uuid = … }`, and in
-/// the middle of a test, `testStore.withDependencies { $0.date = … } operation: { … }`.
+/// made: `Store(initialState:reducer:withDependencies:)`, `TestStore(…) { $0.uuid = … }`, and
+/// in the middle of a test, `testStore.withDependencies { $0.date = … } operation: { … }`.
 /// Nothing in a reducer should read time or randomness any other way: that is what makes a session
 /// replayable from its seed and its actions.
 public struct Dependencies: Sendable {
