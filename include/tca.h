@@ -782,9 +782,11 @@ int tca_store_fd(tca_store *store);
  * Then one line per input, in the order the store received them: each action (canonical JSON),
  * answer, failure and completion (with its request id), each move of a manual clock; on a real
  * clock, each poll that ran something, and on every input the clock's time ("at", nanoseconds
- * since the store was made). "version" is the state's version once the input was applied.
- * "request" and "cancelled" lines note what the store asked of the host. docs/wire-format.md,
- * "Journals", describes every line. Any thread; waits for no callback.
+ * since the store was made); each tca_store_cancel_effects. "version" is the state's version
+ * once the input was applied. A {"date":MS} line before an input gives the date the feature read
+ * during it (a replay reads that one: random numbers and UUIDs come from the seed). "request" and
+ * "cancelled" lines note what the store asked of the host. docs/wire-format.md, "Journals",
+ * describes every line. Any thread; waits for no callback.
  *
  * out_json:   receives a NUL-terminated string the caller releases with tca_string_free();
  *             NULL on failure.
@@ -858,6 +860,41 @@ tca_status tca_store_log_reductions(tca_store *store, int32_t enabled);
  * does not record, or logging is off); TCA_ERR_NO_MEMORY.
  */
 tca_status tca_store_take_reductions(tca_store *store, char **out_json, size_t *out_length);
+
+/**
+ * Descriptions of the effects of `store` still running, oldest first, as a JSON array of
+ * strings: what a test lists when it fails because effects were left in flight.
+ *
+ *   ["host request #1 \"numberFact.fetch\"","a timer due at 0.5 seconds"]
+ *
+ * The descriptions are for people, not for parsing; an empty array: nothing is running. Any
+ * thread; never runs the store (from inside one of its callbacks: what was running when the
+ * call that made the callback began its last step).
+ *
+ * out_json:   receives a NUL-terminated string the caller releases with tca_string_free();
+ *             NULL on failure.
+ * out_length: if not NULL, receives its length in bytes (without the NUL); 0 on failure.
+ *
+ * Returns TCA_OK; TCA_ERR_INVALID_HANDLE; TCA_ERR_INVALID_ARGUMENT (out_json NULL);
+ * TCA_ERR_NO_MEMORY.
+ */
+tca_status tca_store_running_effects(tca_store *store, char **out_json, size_t *out_length);
+
+/**
+ * Cancels every effect of `store` still running, as upstream's TestStore.skipInFlightEffects
+ * does in libtca (Python: tca.testing.TestStore.skip_in_flight_effects): timers are dropped,
+ * streams and requests in flight are cancelled and the host is told of each (its cancel
+ * callback, or a {"cancelled": id} notice in pull mode), and later answers to them get
+ * TCA_ERR_REQUEST_FINISHED. The store stays open and takes actions as before. A recorded store
+ * journals it (a {"cancelEffects":true} line), so that a replay cancels them too.
+ *
+ * out_cancelled: if not NULL, receives how many effects were running (0: nothing to cancel;
+ *                capped at UINT32_MAX).
+ *
+ * Any thread, as tca_store_send; from inside a callback of the store, applied at once.
+ * Returns TCA_OK; TCA_ERR_INVALID_HANDLE.
+ */
+tca_status tca_store_cancel_effects(tca_store *store, uint32_t *out_cancelled);
 
 /**
  * The canonical form of an action of `feature`, given in any form its stores accept (a bare case

@@ -140,7 +140,6 @@ public final class Store<State, Action>: @unchecked Sendable {
     let storeClock = StoreClock(kind: clock)
     var dependencies = Dependencies(clock: storeClock, seed: seed)
     withDependencies(&dependencies)
-    dependencies.clock = storeClock
     self.init(
       initialState: initialState, reduce: reduce, isEqual: isEqual, clock: storeClock,
       dependencies: dependencies)

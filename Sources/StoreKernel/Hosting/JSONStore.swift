@@ -341,6 +341,18 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
 
   func fileDescriptor() throws(StoreError) -> Int32 { try store.fileDescriptor() }
 
+  func runningEffects() throws(StoreError) -> [String] {
+    guard !store.isClosed else { throw .closed }
+    return store.inFlightEffects()
+  }
+
+  func cancelEffects() throws(StoreError) -> Int {
+    guard !store.isClosed else { throw .closed }
+    let running = store.inFlightEffects().count
+    store.cancelAllEffects()
+    return running
+  }
+
   func close() { store.close() }
 
   var isClosed: Bool { store.isClosed }

@@ -16,6 +16,8 @@ struct RecordingAccess: Sendable {
   /// An action's canonical JSON (decoded, then encoded).
   let canonicalAction: @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> [UInt8]
   let reductions: ReductionLog
+  /// The date the feature reads, journaled.
+  let date: JournalDate
 }
 
 /// A store made with ``StoreOptions/record``, as the C bridge sees it.
@@ -77,6 +79,14 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   private var run: UInt64 = 0
   private var runs: UInt64 = 0
   private var subscribersRun: (run: UInt64, version: UInt64)?
+  /// The sequence number of the input given last from outside a callback: a date read during
+  /// it is journaled before it.
+  private var outerInput: UInt64 = 0
+  /// Whether answers wait for the host's next call (``AnswerDelivery/hostThread``), and the
+  /// first answer given since the last call that applied them: a date read in the call that
+  /// applies it is journaled before it (a replay applies each answer at its line).
+  private var answersOnHostThread: Bool
+  private var waitingAnswer: UInt64?
   /// What a replay adds to the kernel's version to give the recorded one (wrapping).
   ///
   /// NB: inputs given in one callback are applied in one go, and the recorded store's version
@@ -85,11 +95,13 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   private let versionOffset = Atomic<UInt64>(0)
 
   init(
-    inner: any HostStore, access: RecordingAccess, requests: RequestDelivery
+    inner: any HostStore, access: RecordingAccess, requests: RequestDelivery,
+    answers: AnswerDelivery
   ) throws(StoreError) {
     self.inner = inner
     self.access = access
     self.queued = requests == .queued
+    self.answersOnHostThread = answers == .hostThread
     self.origin = access.clock == .real ? access.now() : 0
     var header = Array("{\"tcaJournal\":\(JournalFormat.version),\"feature\":".utf8)
     header += JournalFormat.string(access.feature)
@@ -99,6 +111,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     header.append(UInt8(ascii: "}"))
     self.header = header
     if !queued { try inner.setRequestHandler(recordingHandler()) }
+    access.date.setOnSample { [weak self] milliseconds in self?.noteDate(milliseconds) }
     // NB: a store with a subscriber brings its version up to date at the end of every call
     // (else only when it is read): a recorded store's versions must not depend on when the host
     // reads them, for a replay, which reads after every input, to give the same ones.
@@ -180,7 +193,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   /// NB: the inputs a callback gives are applied once it returns, the clock's moves last (the
   /// kernel sums them and runs them after the queue of inputs): an input given in a callback
   /// goes before the moves given earlier in the same run, as it is applied.
-  private func begin(_ line: [UInt8], isAdvance: Bool = false) -> UInt64 {
+  private func begin(_ line: [UInt8], isAdvance: Bool = false, isAnswer: Bool = false) -> UInt64 {
     // NB: read outside the lock: reading the version may wait for a call in progress, whose
     // callbacks may be recording.
     let nested = isInsideCallback
@@ -196,6 +209,16 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     }
     let sequence = nextSequence
     nextSequence &+= 1
+    if !nested {
+      if isAnswer && answersOnHostThread {
+        // NB: queued, not applied: the date is read by the call that applies it.
+        if waitingAnswer == nil { waitingAnswer = sequence }
+      } else {
+        outerInput = waitingAnswer ?? sequence
+        waitingAnswer = nil
+        access.date.inputBegins()
+      }
+    }
     var entry = Entry(sequence: sequence, line: line, isInput: true, version: nil, at: nil)
     entry.run = nested ? run : 0
     entry.isAdvance = isAdvance
@@ -225,9 +248,10 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
 
   /// Runs `body`, the input `line` given to the store, recording it unless it throws.
   private func recording<R>(
-    _ line: [UInt8], isAdvance: Bool = false, _ body: () throws(StoreError) -> R
+    _ line: [UInt8], isAdvance: Bool = false, isAnswer: Bool = false,
+    _ body: () throws(StoreError) -> R
   ) throws(StoreError) -> R {
-    let sequence = begin(line, isAdvance: isAdvance)
+    let sequence = begin(line, isAdvance: isAdvance, isAnswer: isAnswer)
     do {
       let result = try body()
       settle(sequence, failed: false)
@@ -244,6 +268,27 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     let sequence = nextSequence
     nextSequence &+= 1
     entries.append(Entry(sequence: sequence, line: line, isInput: false, version: nil, at: nil))
+  }
+
+  /// Journals the date sampled during the input given last from outside a callback, before it
+  /// (a replay sets the date, then gives the input).
+  private func noteDate(_ milliseconds: Int64) {
+    lock.lock()
+    defer { lock.unlock() }
+    let sequence = nextSequence
+    nextSequence &+= 1
+    let entry = Entry(
+      sequence: sequence, line: Array("{\"date\":\(milliseconds)".utf8), isInput: false,
+      version: nil, at: nil)
+    let anchor = waitingAnswer ?? outerInput
+    let index = entries.lastIndex { $0.sequence == anchor } ?? entries.endIndex
+    entries.insert(entry, at: index)
+  }
+
+  /// A replay's `date` line: the date of the inputs that follow, journaled again.
+  func replayDate(_ milliseconds: Int64) {
+    access.date.replay(milliseconds)
+    note(Array("{\"date\":\(milliseconds)".utf8))
   }
 
   private func noteRequest(_ info: HostRequestInfo) {
@@ -311,7 +356,9 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   /// left unanswered wait for it.
   func endReplay(requests: RequestDelivery, answers: AnswerDelivery, pending: [HostRequestInfo]) {
     access.setDelivery(requests, answers)
+    access.date.setReplaying(false)
     lock.lock()
+    answersOnHostThread = answers == .hostThread
     leftovers = pending
     queued = requests == .queued
     lock.unlock()
@@ -420,18 +467,22 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     } catch {
       throw .badAnswer(id, error)
     }
-    try recording(Array("{\"respond\":\(id),\"value\":".utf8) + value) { () throws(StoreError) in
+    try recording(Array("{\"respond\":\(id),\"value\":".utf8) + value, isAnswer: true) {
+      () throws(StoreError) in
       try inner.respond(to: id, json: json)
     }
   }
 
   func fail(_ id: UInt64, message: String) throws(StoreError) {
     let line = Array("{\"fail\":\(id),\"message\":".utf8) + JournalFormat.string(message)
-    try recording(line) { () throws(StoreError) in try inner.fail(id, message: message) }
+    try recording(line, isAnswer: true) { () throws(StoreError) in
+      try inner.fail(id, message: message)
+    }
   }
 
   func complete(_ id: UInt64) throws(StoreError) {
-    try recording(Array("{\"complete\":\(id)".utf8)) { () throws(StoreError) in
+    try recording(Array("{\"complete\":\(id)".utf8), isAnswer: true) {
+      () throws(StoreError) in
       try inner.complete(id)
     }
   }
@@ -479,6 +530,17 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
 
   func fileDescriptor() throws(StoreError) -> Int32 { try inner.fileDescriptor() }
 
+  func runningEffects() throws(StoreError) -> [String] { try inner.runningEffects() }
+
+  /// NB: an input (`{"cancelEffects":true}`): the effects a replay would otherwise leave running
+  /// would take the journal's later answers.
+  func cancelEffects() throws(StoreError) -> Int {
+    deliverLeftovers()
+    return try recording(Array("{\"cancelEffects\":true".utf8)) { () throws(StoreError) in
+      try inner.cancelEffects()
+    }
+  }
+
   func close() { inner.close() }
 
   var isClosed: Bool { inner.isClosed }
@@ -520,6 +582,7 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
   // NB: a journal replays only with the seed its store used.
   let seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
   let log = ReductionLog()
+  let date = JournalDate()
   let logged = Reduce<R.State, R.Action> { state, action in
     let effect = reducer.reduce(into: &state, action: action)
     if log.isActive {
@@ -533,10 +596,12 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
   if let trace = options.trace {
     store = Store(
       initialState: state, reducer: logged._printChanges(to: trace), clock: options.clock,
-      seed: seed)
+      seed: seed, withDependencies: { $0.date = date.generator })
     store.setTrace(trace)
   } else {
-    store = Store(initialState: state, reducer: logged, clock: options.clock, seed: seed)
+    store = Store(
+      initialState: state, reducer: logged, clock: options.clock, seed: seed,
+      withDependencies: { $0.date = date.generator })
   }
   store.setDelivery(requests: options.requests, answers: options.answers)
   let access = RecordingAccess(
@@ -551,10 +616,11 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
     canonicalAction: { (action) throws(JSONError) in
       try canonicalizeAction(action, coding: paths.coding)
     },
-    reductions: log)
+    reductions: log, date: date)
   do throws(StoreError) {
     return try RecordingStore(
-      inner: hosting(store, paths: paths), access: access, requests: options.requests)
+      inner: hosting(store, paths: paths), access: access, requests: options.requests,
+      answers: options.answers)
   } catch {
     store.close()
     if case let .json(json) = error { throw json }
