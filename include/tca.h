@@ -408,7 +408,11 @@ tca_status tca_store_send_n(tca_store *store, const char *action_json, size_t le
 
 /**
  * The store's current state as JSON: a snapshot tca_store_new takes back. The encoding is cached
- * per state version, so reading an unchanged state again does no encoding (only a copy).
+ * per state version, so reading an unchanged state again does no encoding (only a copy). A state
+ * with identified lists is copied from the text tca_store_state_borrow keeps (made by the first
+ * call of either), which a change updates in place: after a toggle of one todo in 100,000, a
+ * copy costs about a borrow plus one copy, not an encoding of the whole state. So this call,
+ * like any other, ends a borrow: the text it lent may move (see tca_store_state_borrow).
  *
  * out_json:   receives a NUL-terminated string the caller releases with tca_string_free();
  *             NULL on failure.
@@ -431,8 +435,9 @@ tca_status tca_store_state(tca_store *store, char **out_json, size_t *out_length
  * The text may contain runs of spaces (JSON whitespace) between values: each leaf is followed by
  * room to grow (an eighth of its text, at least 16 bytes; about 12% more than the compact text).
  * As a JSON value it equals tca_store_state's compact text. Memory: the text, kept while the
- * store lives (14.7 MB at 100,000 todos, 13.1 MB compact), and a snapshot of the lists it was
- * written from (shared with the store's state: only the leaves changed since are extra).
+ * store lives once it is made (by this call, or by tca_store_state for a state with identified
+ * lists; 14.7 MB at 100,000 todos, 13.1 MB compact), and a snapshot of the lists it was written
+ * from (shared with the store's state: only the leaves changed since are extra).
  *
  * out_json:   receives the NUL-terminated JSON; do not free or change it. It stays valid until
  *             the next call on this store (any function, from any thread) or tca_store_free,
@@ -788,11 +793,13 @@ int tca_store_fd(tca_store *store);
  * Then one line per input, in the order the store received them: each action (as sent),
  * answer, failure and completion (with its request id), each move of a manual clock; on a real
  * clock, each poll that ran something, and on every input the clock's time ("at", nanoseconds
- * since the store was made). "version" is the state's version once the input was applied.
- * "request" and "cancelled" lines note what the store asked of the host. docs/wire-format.md,
- * "Journals", describes every line. An input's "version" is the one the host read next (inputs
- * with no read between them share it). With options.record_limit the journal's second line may be
- * a checkpoint (docs/wire-format.md, "Checkpoints"). Any thread; waits for no callback.
+ * since the store was made); each tca_store_cancel_effects. A {"date":MS} line before an input
+ * gives the date the feature read during it (a replay reads that one: random numbers and UUIDs
+ * come from the seed). "request" and "cancelled" lines note what the store asked of the host.
+ * docs/wire-format.md, "Journals", describes every line. An input's "version" is the state's
+ * version the host read next once the input was applied (inputs with no read between them share
+ * it). With options.record_limit the journal's second line may be a checkpoint
+ * (docs/wire-format.md, "Checkpoints"). Any thread; waits for no callback.
  *
  * out_json:   receives a NUL-terminated string the caller releases with tca_string_free();
  *             NULL on failure.
@@ -872,6 +879,41 @@ tca_status tca_store_log_reductions(tca_store *store, int32_t enabled);
  * does not record, or logging is off); TCA_ERR_NO_MEMORY.
  */
 tca_status tca_store_take_reductions(tca_store *store, char **out_json, size_t *out_length);
+
+/**
+ * Descriptions of the effects of `store` still running, oldest first, as a JSON array of
+ * strings: what a test lists when it fails because effects were left in flight.
+ *
+ *   ["host request #1 \"numberFact.fetch\"","a timer due at 0.5 seconds"]
+ *
+ * The descriptions are for people, not for parsing; an empty array: nothing is running. Any
+ * thread; never runs the store (from inside one of its callbacks: what was running when the
+ * call that made the callback began its last step).
+ *
+ * out_json:   receives a NUL-terminated string the caller releases with tca_string_free();
+ *             NULL on failure.
+ * out_length: if not NULL, receives its length in bytes (without the NUL); 0 on failure.
+ *
+ * Returns TCA_OK; TCA_ERR_INVALID_HANDLE; TCA_ERR_INVALID_ARGUMENT (out_json NULL);
+ * TCA_ERR_NO_MEMORY.
+ */
+tca_status tca_store_running_effects(tca_store *store, char **out_json, size_t *out_length);
+
+/**
+ * Cancels every effect of `store` still running, as upstream's TestStore.skipInFlightEffects
+ * does in libtca (Python: tca.testing.TestStore.skip_in_flight_effects): timers are dropped,
+ * streams and requests in flight are cancelled and the host is told of each (its cancel
+ * callback, or a {"cancelled": id} notice in pull mode), and later answers to them get
+ * TCA_ERR_REQUEST_FINISHED. The store stays open and takes actions as before. A recorded store
+ * journals it (a {"cancelEffects":true} line), so that a replay cancels them too.
+ *
+ * out_cancelled: if not NULL, receives how many effects were running (0: nothing to cancel;
+ *                capped at UINT32_MAX).
+ *
+ * Any thread, as tca_store_send; from inside a callback of the store, applied at once.
+ * Returns TCA_OK; TCA_ERR_INVALID_HANDLE.
+ */
+tca_status tca_store_cancel_effects(tca_store *store, uint32_t *out_cancelled);
 
 /**
  * The canonical form of an action of `feature`, given in any form its stores accept (a bare case

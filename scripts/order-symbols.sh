@@ -46,8 +46,8 @@ nm "$lib" | awk '{print $3}' > "$work/mangled"
 nm -C "$lib" | cut -c20- > "$work/demangled"
 # NB: most of the standard library's functions share one input section (Swift.o's `.text`, 1.6
 # MB): naming one of them moved that whole section to its place in the list, and split the hot
-# functions listed after it from those before (issue 17: ~110 of the ~330 cache lines a round
-# trip runs went 1.6 MB away). They are left out: the linker cannot move them one by one.
+# functions listed after it from those before (docs/benchmarks.md: ~110 of the ~330 cache lines a
+# round trip runs went 1.6 MB away). They are left out: the linker cannot move them one by one.
 swift=${SWIFT:-swift}
 core="$(cd "$(dirname "$(command -v "$swift")")/.." && pwd)/lib/swift_static/linux/libswiftCore.a"
 : > "$work/unmovable"

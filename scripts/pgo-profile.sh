@@ -17,7 +17,7 @@
 # then every row of the C bench and of the scale table, so that each path the bench measures is
 # counted.
 #
-# NB: issue 17. With the counts, the compiler lays each function's likely path out straight and
+# NB: With the counts, the compiler lays each function's likely path out straight and
 # moves unlikely blocks and never-run functions away from the hot code: a round trip runs ~9k
 # instructions through more code than the L1 instruction cache holds, and missed it ~180 times
 # a trip (cachegrind); with the profile ~40, and the trip, the send and the toggle are 10–20%

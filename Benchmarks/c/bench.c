@@ -2,7 +2,7 @@
  * bench.c — the C rows of `make bench` (docs/benchmarks.md): the C ABI against a direct C call,
  * and memory. Prints one JSON line per row on stdout; progress goes to stderr.
  *
- *   build/bench/cbench        C ABI rows (send, state reads, effect round trip)
+ *   build/bench/cbench        C ABI rows (send, state reads, effect round trip, pull mode)
  *   build/bench/cbench mem    memory rows (bytes per idle store, RSS across 1,000,000 sends)
  *   build/bench/cbench inspector   a send with the inspector attached (TCA_DEVTOOLS, to a local
  *                                  listener that reads and discards) against a plain send
@@ -473,6 +473,43 @@ static const char *prepare_effect_store(effect_ctx *c, char *why, size_t why_siz
   }
   return NULL;
 }
+
+/* Pull mode (tca_options.requests = TCA_REQUESTS_QUEUED): the same number fact, taken with
+ * tca_store_take_requests and answered outside any callback, as LuaJIT and game loops do. */
+static double run_tca_pull(void *ctx, long n) {
+  effect_ctx *c = ctx;
+  uint64_t start = now_ns();
+  for (long i = 0; i < n; i++) {
+    char *taken = NULL;
+    if (tca_store_send(c->store, EFFECT_ACTION) != TCA_OK ||
+        tca_store_take_requests(c->store, &taken, NULL) != TCA_OK)
+      die("pull round trip");
+    const char *id = strstr(taken, "\"id\":");
+    if (id == NULL ||
+        tca_store_respond(c->store, strtoull(id + 5, NULL, 10), EFFECT_ANSWER) != TCA_OK)
+      die("pull round trip");
+    tca_string_free(taken);
+  }
+  return (double)(now_ns() - start);
+}
+
+static const char *prepare_pull_store(effect_ctx *c, char *why, size_t why_size) {
+  memset(c, 0, sizeof *c);
+  tca_options options;
+  tca_options_init(&options);
+  options.requests = TCA_REQUESTS_QUEUED;
+  if (tca_store_new("counter", NULL, &options, &c->store) != TCA_OK) die("tca_store_new");
+  char *taken = NULL;
+  if (tca_store_send(c->store, EFFECT_ACTION) != TCA_OK ||
+      tca_store_take_requests(c->store, &taken, NULL) != TCA_OK ||
+      strstr(taken, "\"id\":1,") == NULL || tca_store_respond(c->store, 1, EFFECT_ANSWER) != TCA_OK) {
+    snprintf(why, why_size, "pull round trip failed: %s", tca_last_error());
+    tca_string_free(taken);
+    return why;
+  }
+  tca_string_free(taken);
+  return NULL;
+}
 #endif
 
 /* ---- the C ABI rows --------------------------------------------------------------------------- */
@@ -588,7 +625,25 @@ static void abi_rows(void) {
                                  NULL};
   row(group, "effect round trip, against a counter send", "the row above, issue 17: at most 5x",
       "{\"ratio_max\":5}", &effect_ours, &counter_reference);
+
+  /* pull mode against the callback round trip, measured in the same run (issue 36: at most 1.5x) */
 #ifdef BENCH_HAVE_EFFECTS
+  effect_ctx pull;
+  char pull_why[512];
+  const char *pull_na = prepare_pull_store(&pull, pull_why, sizeof pull_why);
+  candidate pull_ours = {"send+take+respond (pull mode)", "ours", run_tca_pull, &pull, pull_na};
+#else
+  candidate pull_ours = {"send+take+respond (pull mode)", "ours", NULL, NULL,
+                         "needs tca_store_take_requests and tca_store_respond"};
+#endif
+  candidate callback_reference = {"send+callback+respond", "reference", effect_ours.run,
+                                  effect_ours.ctx, effect_ours.na};
+  row(group, "effect round trip in pull mode, against the callback round trip",
+      "counter number fact: send, tca_store_take_requests, the id read with strstr, "
+      "tca_store_respond outside any callback; the alternative is the row two above",
+      "{\"ratio_max\":1.5}", &pull_ours, &callback_reference);
+#ifdef BENCH_HAVE_EFFECTS
+  tca_store_free(pull.store);
   tca_store_free(effect.store);
 #endif
 

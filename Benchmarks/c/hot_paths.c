@@ -2,6 +2,8 @@
  * list the functions they run, which the link then places side by side (scripts/tca.order).
  *
  *   hot_paths roundtrip N   N counter number facts, each answered inside the request callback
+ *   hot_paths pull N        N counter number facts in pull mode: send, take the request,
+ *                           answer it (tca_store_take_requests, tca_store_respond)
  *   hot_paths send N        N counter increments
  *   hot_paths toggle N      N toggles of one of 1,000 todos
  *   hot_paths recsend N     N counter increments to a store with options.record = 1
@@ -49,7 +51,8 @@ static tca_store *make_todos(void) {
 
 int main(int argc, char **argv) {
   if (argc < 3 || argc > 4) {
-    fprintf(stderr, "usage: %s roundtrip|send|recsend|toggle|tab|dice|scaffold N [NAME]\n", argv[0]);
+    fprintf(stderr, "usage: %s roundtrip|pull|send|recsend|toggle|tab|dice|scaffold N [NAME]\n",
+            argv[0]);
     return 2;
   }
   long n = atol(argv[2]);
@@ -71,6 +74,11 @@ int main(int argc, char **argv) {
     options.requests = TCA_REQUESTS_QUEUED;
     if (tca_store_new_v2(feature, strlen(feature), NULL, 0, &options, &store) != TCA_OK)
       store = NULL;
+  } else if (strcmp(argv[1], "pull") == 0) {
+    tca_options options;
+    tca_options_init(&options);
+    options.requests = TCA_REQUESTS_QUEUED;
+    if (tca_store_new(feature, NULL, &options, &store) != TCA_OK) store = NULL;
   } else if (tca_store_new(feature, NULL, NULL, &store) != TCA_OK) {
     store = NULL;
   }
@@ -83,6 +91,20 @@ int main(int argc, char **argv) {
     status = tca_store_set_effect_handler(store, answer, NULL, NULL);
     for (long i = 0; i < n && status == TCA_OK; i++)
       status = tca_store_send(store, "\"numberFactButtonTapped\"");
+  } else if (strcmp(argv[1], "pull") == 0) {
+    for (long i = 0; i < n && status == TCA_OK; i++) {
+      char *taken = NULL;
+      status = tca_store_send(store, "\"numberFactButtonTapped\"");
+      if (status == TCA_OK) status = tca_store_take_requests(store, &taken, NULL);
+      const char *id = taken ? strstr(taken, "\"id\":") : NULL;
+      if (status == TCA_OK && id == NULL) {
+        fprintf(stderr, "no request taken: %s\n", taken ? taken : "(null)");
+        status = TCA_ERR_INVALID_ARGUMENT;
+      }
+      if (status == TCA_OK)
+        status = tca_store_respond(store, strtoull(id + 5, NULL, 10), "\"a fact\"");
+      tca_string_free(taken);
+    }
   } else if (strcmp(argv[1], "send") == 0 || strcmp(argv[1], "recsend") == 0) {
     for (long i = 0; i < n && status == TCA_OK; i++)
       status = tca_store_send(store, "\"incrementButtonTapped\"");

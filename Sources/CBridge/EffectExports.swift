@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 @_spi(Bridge) import StoreKernel
 
 public typealias TCAEffectFunction =
@@ -81,7 +86,7 @@ private func withRequestStrings<R>(
 ) -> R {
   let (id, kind, count) = (info.id, info.kind, info.payloadCount)
   // NB: one closure level (each was a call frame: the host's answer is decoded ~35 calls deep,
-  // and levels beyond the CPU's return stack cost a mispredicted return each; issue 17).
+  // and levels beyond the CPU's return stack cost a mispredicted return each; docs/benchmarks.md).
   return info.name.withCString { name in
     withUnsafeTemporaryAllocation(of: CChar.self, capacity: max(count, 16) + 1) { buffer in
       let text = buffer.baseAddress.unsafelyUnwrapped
@@ -217,44 +222,135 @@ private func checked(_ body: () throws(StoreError) -> Void) throws(Failure) {
     } catch {
       throw Failure(error)
     }
-    try deliver(noticesJSON(notices), to: outJSON, length: outLength)
+    let (text, count) = try noticesJSON(notices)
+    outJSON.pointee = text
+    outLength?.pointee = UInt(count)
   }
 }
 
+/// The notices as `tca_store_take_requests` gives them, in memory from `malloc` (NUL-terminated,
+/// for the host to release with `tca_string_free`), and their length in bytes:
 /// `[{"id":7,"name":"numberFact.fetch","kind":"oneShot","payload":…},{"cancelled":7}]`.
-func noticesJSON(_ notices: [HostRequestNotice]) -> [UInt8] {
-  var json: [UInt8] = [UInt8(ascii: "[")]
-  for (index, notice) in notices.enumerated() {
-    if index > 0 { json.append(UInt8(ascii: ",")) }
+///
+/// NB: written once into the host's buffer, sized for the longest text the notices can make,
+/// with no string or array made on the way: built from interpolated strings appended to an
+/// array, then copied, a take of one request cost ~8,400 instructions (docs/benchmarks.md: pull
+/// mode).
+func noticesJSON(
+  _ notices: [HostRequestNotice]
+) throws(Failure) -> (text: UnsafeMutablePointer<CChar>, count: Int) {
+  // NB: a request's fixed text and id take at most 80 bytes, its name 6 a byte (`\u00XX`); 16
+  // bytes more for a short payload's copy (see `HostRequestInfo.copyPayload(to:)`).
+  var room = 2 + 16 + 1
+  for notice in notices {
+    switch notice {
+    case let .request(info): room += 80 + 6 * info.name.utf8.count + info.payloadCount
+    case .cancelled: room += 40
+    }
+  }
+  guard let memory = malloc(room) else {
+    throw Failure(.noMemory, "out of memory for \(room) bytes")
+  }
+  let start = memory.assumingMemoryBound(to: UInt8.self)
+  var out = NoticeWriter(cursor: start)
+  out.byte(UInt8(ascii: "["))
+  var first = true
+  for notice in notices {
+    if !first { out.byte(UInt8(ascii: ",")) }
+    first = false
     switch notice {
     case let .request(info):
-      json += Array("{\"id\":\(info.id),\"name\":".utf8)
-      json += jsonString(info.name)
-      json += Array(",\"kind\":\"\(info.kind.rawValue)\",\"payload\":".utf8)
-      info.withPayloadBytes { json += $0 }
-      json.append(UInt8(ascii: "}"))
+      out.text("{\"id\":")
+      out.decimal(info.id)
+      out.text(",\"name\":")
+      out.quoted(info.name)
+      out.text(",\"kind\":\"")
+      out.text(kindText(info.kind))
+      out.text("\",\"payload\":")
+      info.copyPayload(to: out.cursor)
+      out.cursor += info.payloadCount
+      out.byte(UInt8(ascii: "}"))
     case let .cancelled(id):
-      json += Array("{\"cancelled\":\(id)}".utf8)
+      out.text("{\"cancelled\":")
+      out.decimal(id)
+      out.byte(UInt8(ascii: "}"))
     }
   }
-  json.append(UInt8(ascii: "]"))
-  return json
+  out.byte(UInt8(ascii: "]"))
+  let count = out.cursor - start
+  out.byte(0)
+  return (memory.assumingMemoryBound(to: CChar.self), count)
 }
 
-/// `text` as a JSON string, quoted and escaped.
-private func jsonString(_ text: String) -> [UInt8] {
-  var out: [UInt8] = [UInt8(ascii: "\"")]
-  let hex = Array("0123456789abcdef".utf8)
-  for byte in text.utf8 {
-    switch byte {
-    case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-    case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-    case 0..<0x20:
-      out += Array("\\u00".utf8)
-      out += [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-    default: out.append(byte)
+/// `kind` as the notices spell it (its raw value).
+private func kindText(_ kind: HostRequestKind) -> StaticString {
+  switch kind {
+  case .oneShot: return "oneShot"
+  case .stream: return "stream"
+  case .fireAndForget: return "fireAndForget"
+  }
+}
+
+/// Writes JSON text into memory with room for it.
+private struct NoticeWriter {
+  var cursor: UnsafeMutablePointer<UInt8>
+
+  mutating func byte(_ byte: UInt8) {
+    cursor.initialize(to: byte)
+    cursor += 1
+  }
+
+  mutating func text(_ text: StaticString) {
+    cursor.initialize(from: text.utf8Start, count: text.utf8CodeUnitCount)
+    cursor += text.utf8CodeUnitCount
+  }
+
+  mutating func decimal(_ value: UInt64) {
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      var rest = value
+      var index = buffer.count
+      repeat {
+        index -= 1
+        buffer[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+        rest /= 10
+      } while rest > 0
+      let count = buffer.count - index
+      if let base = buffer.baseAddress {
+        cursor.initialize(from: (base + index).assumingMemoryBound(to: UInt8.self), count: count)
+      }
+      cursor += count
     }
   }
-  out.append(UInt8(ascii: "\""))
-  return out
+
+  /// `text` as a JSON string, quoted and escaped.
+  ///
+  /// NB: through the string's UTF-8 buffer: iterated as `text.utf8`, a request's name cost ~40
+  /// instructions a byte.
+  mutating func quoted(_ text: String) {
+    var text = text
+    text.withUTF8 { quoted($0) }
+  }
+
+  private mutating func quoted(_ bytes: UnsafeBufferPointer<UInt8>) {
+    byte(UInt8(ascii: "\""))
+    for unit in bytes {
+      switch unit {
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+        byte(UInt8(ascii: "\\"))
+        byte(unit)
+      case 0..<0x20:
+        self.text("\\u00")
+        byte(hexDigit(unit >> 4))
+        byte(hexDigit(unit & 0xF))
+      default:
+        byte(unit)
+      }
+    }
+    byte(UInt8(ascii: "\""))
+  }
+
+  private func hexDigit(_ nibble: UInt8) -> UInt8 {
+    nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
+  }
 }

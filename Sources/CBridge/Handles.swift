@@ -44,8 +44,8 @@ enum Handles {
   ///
   /// NB: an answer is usually given inside its request's callback: there the store is found
   /// through what the kernel keeps for the running callback (``innermostCallbackHostContext()``),
-  /// without the table's lock, a retain or a release (issue 17: the effect round trip). The
-  /// context is alive: the call delivering the callback keeps it, and `free` unbinds it first.
+  /// without the table's lock, a retain or a release (docs/benchmarks.md: the effect round trip).
+  /// The context is alive: the call delivering the callback keeps it, and `free` unbinds it first.
   @inline(__always)
   static func withStore<R>(
     _ handle: OpaquePointer?, _ body: (StoreContext) throws(Failure) -> R

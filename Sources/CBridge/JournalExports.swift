@@ -92,6 +92,39 @@ private func recording(_ context: StoreContext) throws(Failure) -> any RecordedH
   }
 }
 
+@c public func tca_store_running_effects(
+  _ store: OpaquePointer?,
+  _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+  _ outLength: UnsafeMutablePointer<UInt>?
+) -> Int32 {
+  exported("tca_store_running_effects") { () throws(Failure) in
+    outJSON?.pointee = nil
+    outLength?.pointee = 0
+    let target = try Handles.store(store)
+    guard let outJSON else { throw Failure(.invalidArgument, "out_json is NULL") }
+    let running: [String]
+    do throws(StoreError) { running = try target.store.runningEffects() } catch {
+      throw Failure(error)
+    }
+    try deliver(JSONWriter.write(.array(running.map(JSONValue.string))), to: outJSON,
+      length: outLength)
+  }
+}
+
+@c public func tca_store_cancel_effects(
+  _ store: OpaquePointer?, _ outCancelled: UnsafeMutablePointer<UInt32>?
+) -> Int32 {
+  exported("tca_store_cancel_effects") { () throws(Failure) in
+    outCancelled?.pointee = 0
+    let target = try Handles.store(store)
+    let cancelled: Int
+    do throws(StoreError) { cancelled = try target.store.cancelEffects() } catch {
+      throw Failure(error)
+    }
+    outCancelled?.pointee = UInt32(clamping: cancelled)
+  }
+}
+
 @c public func tca_canonical_action(
   _ feature: UnsafePointer<CChar>?,
   _ action: UnsafePointer<CChar>?,

@@ -14,13 +14,13 @@ final class StoreContext: Sendable {
   let callbacks: CallbackGate
   /// A threaded store's thread (kept with the extras, made for it at once).
   ///
-  /// NB: most stores are not threaded: a word of every context was nil (issue 17: memory per
-  /// idle store; 64 bytes of context here, an 80-byte malloc chunk with it).
+  /// NB: most stores are not threaded: a word of every context was nil (docs/benchmarks.md: memory
+  /// per idle store; 64 bytes of context here, an 80-byte malloc chunk with it).
   var runner: Runner? { extras.made?.runner }
   /// What subscriptions and borrows keep, made by the first of them.
   ///
   /// NB: an idle store has neither: made on first use, its three locks (~430 bytes) are not
-  /// part of every store's memory (issue 17: memory per idle store).
+  /// part of every store's memory (docs/benchmarks.md: memory per idle store).
   private let extras = LazyObject<Extras>()
 
   /// Each live subscription's flag, by token.
@@ -79,6 +79,34 @@ final class StoreContext: Sendable {
     return try extras.withObject({ Extras(runner: nil) }) { (extras) -> Lent in
       do throws(Failure) {
         return .success(try extras.borrowed.withLock { (lent) throws(Failure) in try lend(lent) })
+      } catch {
+        return .failure(error)
+      }
+    }.get()
+  }
+
+  /// The state JSON for `tca_store_state`, compact, in memory from `malloc` and the host's,
+  /// and its length; nil when the store's own cached encoding serves better
+  /// (``HostStore/stateJSON()``: a state without chunked values, once lent).
+  ///
+  /// NB: a state with chunked values (identified arrays) is copied from the lent text, which a
+  /// change updates in place (O(what changed)), without its slack: a borrow and one copy, where
+  /// encoding it whole again cost 5-10x a copy (docs/benchmarks.md: the scale table). The text
+  /// lent by `tca_store_state_borrow` may move (tca.h: it is valid until the next call).
+  func copyState() throws(Failure) -> (UnsafeMutablePointer<CChar>, Int)? {
+    typealias Copied = Result<(UnsafeMutablePointer<CChar>, Int)?, Failure>
+    return try extras.withObject({ Extras(runner: nil) }) { (extras) -> Copied in
+      do throws(Failure) {
+        return .success(
+          try extras.borrowed.withLock { (lent) throws(Failure) in
+            // NB: the first copy lends, to learn whether the state has chunked values.
+            guard lent.version == nil || lent.hasChunks else { return nil }
+            _ = try lend(lent)
+            guard let (text, count) = lent.compactCopy() else {
+              throw Failure(.noMemory, "out of memory for a copy of the state")
+            }
+            return (UnsafeMutableRawPointer(text).assumingMemoryBound(to: CChar.self), count)
+          })
       } catch {
         return .failure(error)
       }
@@ -150,15 +178,15 @@ final class CallbackGate: Sendable {
   /// The thread running one of the store's callbacks (0 if none), with bit 0 set once retired.
   ///
   /// NB: one word for both (`pthread_self()` is the address of the thread's control block, so
-  /// bit 0 is free): the gate is then 24 bytes, a 32-byte malloc chunk rather than 48 (issue 17:
-  /// memory per idle store).
+  /// bit 0 is free): the gate is then 24 bytes, a 32-byte malloc chunk rather than 48
+  /// (docs/benchmarks.md: memory per idle store).
   private let state = Atomic<UInt>(0)
   private static let retired: UInt = 1
 
   /// Runs `body` (a call of the host's function) unless the store has been freed.
   ///
-  /// NB: loads and stores, not exchanges (two atomic operations per callback; issue 17: the
-  /// effect round trip). A store's callbacks run on one thread at a time (the one delivering
+  /// NB: loads and stores, not exchanges (two atomic operations per callback; docs/benchmarks.md:
+  /// the effect round trip). A store's callbacks run on one thread at a time (the one delivering
   /// its events, or nested on it), and `retire` comes from that thread (a free inside a
   /// callback) or after the store's close, which waits for the thread delivering to be done.
   @inline(__always)

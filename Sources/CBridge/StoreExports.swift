@@ -249,6 +249,11 @@ private func send(_ action: UnsafeBufferPointer<UInt8>, to store: any HostStore)
     outLength?.pointee = 0
     let target = try Handles.store(store)
     guard let outJSON else { throw Failure(.invalidArgument, "out_json is NULL") }
+    if !target.store.isClosed, let (text, count) = try target.copyState() {
+      outJSON.pointee = text
+      outLength?.pointee = UInt(count)
+      return
+    }
     try deliver(try stateJSON(of: target), to: outJSON, length: outLength)
   }
 }

@@ -15,7 +15,7 @@
 public struct JSONDecoder: Sendable {
   /// Handed to `init(from:)` as `decoder.userInfo`.
   // NB: not the literal `[:]`, which builds the empty dictionary through
-  // `init(dictionaryLiteral:)` on every `JSONDecoder()`/`JSONEncoder()` (issue 17).
+  // `init(dictionaryLiteral:)` on every `JSONDecoder()`/`JSONEncoder()` (docs/benchmarks.md).
   public var userInfo: [CodingUserInfoKey: any Sendable] = Dictionary()
 
   public init() {}
@@ -32,7 +32,7 @@ public struct JSONDecoder: Sendable {
   ) throws(JSONError) -> T {
     // NB: inlined, as the two below: a host's answer is decoded ~35 calls deep, and each call
     // level beyond the CPU's return stack (32 on this machine) costs a mispredicted return,
-    // ~7 ns (issue 17: the effect round trip).
+    // ~7 ns (docs/benchmarks.md: the effect round trip).
     // NB: a type that reads itself directly is found at run time here (a cached lookup);
     // callers that know it statically get the overload below and skip even that.
     if let direct = T.self as? any JSONDecodable.Type {

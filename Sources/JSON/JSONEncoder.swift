@@ -17,7 +17,7 @@ import Synchronization
 public struct JSONEncoder: Sendable {
   /// Handed to `encode(to:)` as `encoder.userInfo`.
   // NB: not the literal `[:]`, which builds the empty dictionary through
-  // `init(dictionaryLiteral:)` on every `JSONDecoder()`/`JSONEncoder()` (issue 17).
+  // `init(dictionaryLiteral:)` on every `JSONDecoder()`/`JSONEncoder()` (docs/benchmarks.md).
   public var userInfo: [CodingUserInfoKey: any Sendable] = Dictionary()
 
   public init() {}

@@ -30,16 +30,18 @@ public final class JSONLayout {
 
   public private(set) var mode: Mode = .full
   /// Each chunked value's slots, in the order they were written: where each chunk's slot
-  /// starts in the text and how many bytes it holds.
-  private var slots: [[(offset: Int, capacity: Int)]] = []
+  /// starts in the text, how many bytes it holds, and how many of them its text uses (the rest
+  /// is slack: spaces).
+  private var slots: [[(offset: Int, capacity: Int, used: Int)]] = []
   /// Each chunked value as it was when its slots were last written (a snapshot: O(1)).
   private var values: [Any] = []
   /// The text outside the slots.
   private var skeleton: [UInt8] = []
   /// The chunked value being written or updated, by its place in `values`.
   private var current = -1
-  /// Writes an update makes once the skeleton pass has succeeded.
-  private var pending: [(offset: Int, capacity: Int, comma: Bool, text: [UInt8])] = []
+  /// Writes an update makes once the skeleton pass has succeeded, with their slots' places in
+  /// `slots`.
+  private var pending: [(value: Int, index: Int, comma: Bool, text: [UInt8])] = []
   private var failed = false
 
   public init() {}
@@ -86,12 +88,13 @@ public final class JSONLayout {
       failed = true
       return
     }
-    pending.append((slot.offset, slot.capacity, index > 0, text))
+    pending.append((current, index, index > 0, text))
   }
 
   func record(slotAt offset: Int, capacity: Int) {
     guard current >= 0, current < slots.count else { return }
-    slots[current].append((offset, capacity))
+    // NB: what the text uses is known once it is written (``finishFull(_:)``).
+    slots[current].append((offset, capacity, capacity))
   }
 
   // MARK: - Called by the encoder
@@ -113,12 +116,18 @@ public final class JSONLayout {
     // text outside the identified arrays).
     var skeleton: [UInt8] = []
     var at = 0
-    for value in slots {
-      for slot in value {
+    for value in slots.indices {
+      for index in slots[value].indices {
+        let slot = slots[value][index]
         if slot.offset > at, slot.offset <= text.count {
           skeleton.append(contentsOf: UnsafeBufferPointer(rebasing: text[at..<slot.offset]))
         }
         at = min(text.count, slot.offset + slot.capacity)
+        // NB: a chunk's text ends with a value's last byte, never a space: the spaces before
+        // `at` are its slack.
+        var used = at - slot.offset
+        while used > 0, text[slot.offset + used - 1] == ASCII.space { used -= 1 }
+        slots[value][index].used = max(0, used)
       }
     }
     if at < text.count {
@@ -129,7 +138,7 @@ public final class JSONLayout {
   }
 
   /// Whether the text has chunked values to update (else an update is a full write).
-  var hasSlots: Bool { !values.isEmpty }
+  public var hasSlots: Bool { !values.isEmpty }
 
   /// Prepares a skeleton pass.
   func startSkeleton() {
@@ -150,10 +159,12 @@ public final class JSONLayout {
       return false
     }
     for write in pending {
-      guard write.offset >= 0, write.offset + write.capacity <= text.count else { return false }
+      let slot = slots[write.value][write.index]
+      guard slot.offset >= 0, slot.offset + slot.capacity <= text.count else { return false }
     }
     for write in pending {
-      var at = write.offset
+      let slot = slots[write.value][write.index]
+      var at = slot.offset
       if write.comma {
         text[at] = ASCII.comma
         at += 1
@@ -162,12 +173,53 @@ public final class JSONLayout {
         text[at] = byte
         at += 1
       }
-      let end = write.offset + write.capacity
+      slots[write.value][write.index].used = at - slot.offset
+      let end = slot.offset + slot.capacity
       while at < end {
         text[at] = ASCII.space
         at += 1
       }
     }
     return true
+  }
+
+  // MARK: - Called by the text's owner
+
+  /// Copies `text` (written or updated with this layout) to `destination`, which has room for
+  /// `text.count` bytes, without the slack after each chunk: the compact text, whose length it
+  /// returns.
+  ///
+  /// NB: one copy per stretch between two slacks (two per chunk of 64 elements), not a scan of
+  /// the bytes: about the cost of copying the text (docs/benchmarks.md: the scale table).
+  public func copyCompact(
+    _ text: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    guard let base = text.baseAddress else { return 0 }
+    var slacks: [Range<Int>] = []
+    var sorted = true
+    for value in slots {
+      for slot in value where slot.used < slot.capacity {
+        let slack = (slot.offset + slot.used)..<(slot.offset + slot.capacity)
+        if let last = slacks.last, last.lowerBound > slack.lowerBound { sorted = false }
+        slacks.append(slack)
+      }
+    }
+    // NB: a chunked value inside another's chunk records its slots before the outer chunk's.
+    if !sorted { slacks.sort { $0.lowerBound < $1.lowerBound } }
+    var from = 0
+    var count = 0
+    for slack in slacks {
+      let start = min(slack.lowerBound, text.count)
+      if start > from {
+        (destination + count).initialize(from: base + from, count: start - from)
+        count += start - from
+      }
+      from = max(from, min(slack.upperBound, text.count))
+    }
+    if text.count > from {
+      (destination + count).initialize(from: base + from, count: text.count - from)
+      count += text.count - from
+    }
+    return count
   }
 }

@@ -32,7 +32,7 @@ public struct Effect<Action> {
     /// .request(request))`, the cancellation kept in the request (see `HostRequest.fold`).
     ///
     /// NB: the usual `.request(…).cancellable(id:)` then makes no box around the request
-    /// (issue 17: the effect round trip).
+    /// (docs/benchmarks.md: the effect round trip).
     case cancellableRequest(HostRequest<Action>)
   }
 

@@ -55,7 +55,7 @@ public final class Store<State, Action>: @unchecked Sendable {
   @usableFromInline
   struct Hot {
     // NB: the flags side by side after the states, not one per word between them: 16 bytes
-    // less per store (issue 17: memory per idle store).
+    // less per store (docs/benchmarks.md: memory per idle store).
     @usableFromInline var state: State
     /// The state the last version was computed against (Equatable states only).
     @usableFromInline var snapshot: State?
@@ -140,7 +140,6 @@ public final class Store<State, Action>: @unchecked Sendable {
     let storeClock = StoreClock(kind: clock)
     var dependencies = Dependencies(clock: storeClock, seed: seed)
     withDependencies(&dependencies)
-    dependencies.clock = storeClock
     self.init(
       initialState: initialState, reduce: reduce, isEqual: isEqual, clock: storeClock,
       dependencies: dependencies)
@@ -552,7 +551,7 @@ public final class Store<State, Action>: @unchecked Sendable {
   /// lets go of it.
   ///
   /// NB: the first event is taken without letting go and taking the store again, nor looking
-  /// for work the call just ran out of (issue 17: the effect round trip).
+  /// for work the call just ran out of (docs/benchmarks.md: the effect round trip).
   @usableFromInline
   @inline(never)
   func dispatchHeld() {
@@ -561,7 +560,7 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   private func dispatch(holding: Bool) {
     // NB: the core lent unretained (the store keeps it): read as `core.dispatch`, it was
-    // retained and released around the loop (issue 17: the effect round trip).
+    // retained and released around the loop (docs/benchmarks.md: the effect round trip).
     Unmanaged.passUnretained(core)._withUnsafeGuaranteedRef { core in
       let control: DispatchControl = core
       var holding = holding

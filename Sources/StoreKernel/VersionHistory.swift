@@ -23,8 +23,8 @@ struct VersionHistory<State> {
   /// ``record(_:at:previous:)`` instead (a store whose snapshot keeps it until then).
   ///
   /// NB: an idle store keeps no entry at all, and no room is reserved for `limit` entries: an
-  /// array of one state was ~100 bytes of every idle store (issue 17: memory per idle store). The
-  /// ring grows as versions come, reallocating four times on the way to 16.
+  /// array of one state was ~100 bytes of every idle store (docs/benchmarks.md: memory per idle
+  /// store). The ring grows as versions come, reallocating four times on the way to 16.
   init(initial: State?) {
     entries = []
     if let initial { entries.append((version: 0, state: initial)) }

@@ -3,9 +3,9 @@ import StoreKernel
 import Testing
 
 /// A host request that is the whole body of a `.cancellable(id:)` effect runs without a region
-/// of its own (issue 17: the effect round trip). These check that it is cancelled, replaced and
-/// completed exactly as one inside a region: alone, next to other effects of the same id, and
-/// inside `merge` and `concatenate`.
+/// of its own (docs/benchmarks.md: the effect round trip). These check that it is cancelled,
+/// replaced and completed exactly as one inside a region: alone, next to other effects of the same
+/// id, and inside `merge` and `concatenate`.
 struct Lookups: Reducer {
   struct State: Equatable, Sendable {
     var answers: [String] = []

@@ -4,8 +4,8 @@ import Testing
 
 /// `.request(…).cancellable(id:)` keeps its cancellation in the request (no box around it), and
 /// an id whose type has no stored data (`enum CancelID { case search }`) is its type alone
-/// (issue 17: the effect round trip). These check that both behave exactly as the boxed forms:
-/// an effect value kept and reused, made cancellable twice, mapped into a parent's action,
+/// (docs/benchmarks.md: the effect round trip). These check that both behave exactly as the boxed
+/// forms: an effect value kept and reused, made cancellable twice, mapped into a parent's action,
 /// scoped to a child, and ids compared, hashed and described.
 struct KeptEffects: Reducer {
   struct State: Equatable, Sendable {

@@ -6,7 +6,8 @@ import Testing
 // plain member, laid out with slack, then updated in place over random changes; the update
 // declines what it cannot do in place (a member outside the arrays, an insert, a leaf that
 // outgrows its slot), and the text is then written again. After each step the text, without
-// the whitespace outside strings, is exactly the compact encoding.
+// the whitespace outside strings, is exactly the compact encoding; so is the text copied
+// without its slack (``JSONLayout/copyCompact(_:to:)``: what `tca_store_state` gives).
 
 private typealias Item = TextRow
 
@@ -51,6 +52,14 @@ private func compacted(_ text: [UInt8]) -> [UInt8] {
   return out
 }
 
+/// `text` copied by `layout` without the slack after its chunks.
+private func compactCopy(_ text: [UInt8], _ layout: JSONLayout) -> [UInt8] {
+  [UInt8](unsafeUninitializedCapacity: max(text.count, 1)) { buffer, count in
+    guard let base = buffer.baseAddress else { return }
+    count = text.withUnsafeBufferPointer { layout.copyCompact($0, to: base) }
+  }
+}
+
 @Suite struct LentLayoutTests {
   @Test func updatesInPlaceOrDeclines() throws {
     var board = Board()
@@ -61,6 +70,7 @@ private func compacted(_ text: [UInt8]) -> [UInt8] {
     var text = try encoder.encode(board, layout: layout)
     #expect(compacted(text) == (try encoder.encode(board)))
     #expect(text.count > (try encoder.encode(board)).count)  // the slack
+    #expect(compactCopy(text, layout) == (try encoder.encode(board)))
 
     var state: UInt64 = 0x2545_F491_4F6C_DD1D
     func random(_ bound: Int) -> Int {
@@ -111,6 +121,7 @@ private func compacted(_ text: [UInt8]) -> [UInt8] {
         written += 1
       }
       #expect(compacted(text) == (try encoder.encode(board)), "step \(step), kind \(kind)")
+      #expect(compactCopy(text, layout) == (try encoder.encode(board)), "copy, step \(step)")
     }
     #expect(inPlace > 100 && written > 20)
   }
@@ -120,6 +131,7 @@ private func compacted(_ text: [UInt8]) -> [UInt8] {
     let layout = JSONLayout()
     var text = try JSONEncoder().encode(Plain(), layout: layout)
     #expect(text == Array("{\"count\":3}".utf8))
+    #expect(compactCopy(text, layout) == text)
     let updated = text.withUnsafeMutableBufferPointer { buffer in
       JSONEncoder().update(buffer, to: Plain(count: 4), layout: layout)
     }

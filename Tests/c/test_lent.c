@@ -4,7 +4,9 @@
  * step the lent text, with the whitespace outside strings removed, is exactly tca_store_state's
  * compact text; the pointer stays put while the state is unchanged, and after a toggle (a leaf
  * rewritten in its slot). Long edits outgrow a slot's slack; adds, deletes, moves and filters
- * change the structure (the text is then written again). */
+ * change the structure (the text is then written again). tca_store_state after a change is copied
+ * from that text (its slack left out), so each copy is also checked against the state of a new
+ * store made from it: a text written whole, not updated. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +38,23 @@ static char *compacted(const char *text, size_t length) {
   return out;
 }
 
+/* The feature of the stores under test (for a new store made from a state). */
+static const char *feature = "todos";
+
+/* Whether `json` is the compact state of a new store made from it (written whole). */
+static int same_as_new_store(const char *json, size_t length) {
+  tca_store *fresh = NULL;
+  char *again = NULL;
+  size_t again_length = 0;
+  int same = tca_store_new_v2(feature, strlen(feature), json, length, NULL, &fresh) == TCA_OK &&
+             tca_store_state(fresh, &again, &again_length) == TCA_OK && again_length == length &&
+             memcmp(again, json, length) == 0;
+  if (!same) fprintf(stderr, "copy:  %.300s\nnew:   %.300s\n", json, again ? again : "");
+  tca_string_free(again);
+  tca_store_free(fresh);
+  return same;
+}
+
 /* Whether the lent text is the state's compact text, with whitespace between values only. */
 static int lent_matches(tca_store *store, const char **lent_out) {
   const char *lent = NULL;
@@ -52,6 +71,7 @@ static int lent_matches(tca_store *store, const char **lent_out) {
   }
   int same = compact && strlen(compact) == length && memcmp(compact, json, length) == 0;
   if (!same) fprintf(stderr, "lent:  %.300s\ncopy:  %.300s\n", compact ? compact : "", json);
+  same = same && strlen(json) == length && same_as_new_store(json, length);
   free(compact);
   tca_string_free(json);
   if (lent_out) {
@@ -204,6 +224,7 @@ static void test_random_steps(void) {
 /* A state with no identified array is written whole after each change, and still lent. */
 static void test_plain_state(void) {
   tca_store *store = NULL;
+  feature = "counter";
   CHECK_STATUS(tca_store_new("counter", NULL, NULL, &store), TCA_OK);
   for (int i = 0; i < 5; i++) {
     CHECK_STATUS(tca_store_send(store, "\"incrementButtonTapped\""), TCA_OK);

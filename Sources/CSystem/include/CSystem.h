@@ -20,7 +20,7 @@
  * finds it taken spins a little, then yields the processor until it is free. 0: free.
  *
  * NB: a pthread mutex cost ~50 instructions more per section, four sections an effect's round
- * trip (issue 17). Atomics, not a futex: the thread sanitizer sees them.
+ * trip (docs/benchmarks.md). Atomics, not a futex: the thread sanitizer sees them.
  */
 static inline void csystem_spin_lock(uint32_t *word) {
   unsigned spins = 0;

@@ -15,7 +15,7 @@
 ///
 /// NB: why it exists: a tape costs a pass over the text and a second look at every value
 /// (its member lookup, its string's end, its number's digits), ~0.9k instructions a todo of
-/// the bench's 1,000 (issue 17). Read here, a value costs its one check.
+/// the bench's 1,000 (docs/benchmarks.md). Read here, a value costs its one check.
 ///
 /// NB: why a failed read gives the same result as the scanner: it accepts a document only when
 /// the scanner would (all of it checked: every value read or skipped is checked as the scanner

@@ -6,8 +6,8 @@ extension String {
   ///     let fact = try JSONDecoder().decode(String.self, from: Array(#""7 is lucky""#.utf8))
   ///
   /// NB: a host's answer to a request is often one string (the counter's number fact): the
-  /// scanner's tape and document cost ~1,000 instructions for it, this ~150 (issue 17: the
-  /// effect round trip). It accepts only what the scanner accepts, as the same value.
+  /// scanner's tape and document cost ~1,000 instructions for it, this ~150 (docs/benchmarks.md:
+  /// the effect round trip). It accepts only what the scanner accepts, as the same value.
   public static func decodeJSON(
     from buffer: UnsafeBufferPointer<UInt8>, with decoder: JSONDecoder
   ) throws(JSONError) -> String {
@@ -37,8 +37,8 @@ func plainJSONString(_ buffer: UnsafeBufferPointer<UInt8>) -> String? {
 /// Whether `text` has no quote, no backslash, no control character and no byte of 0x80 or more.
 ///
 /// NB: eight bytes at a time (each test below is exact for "any byte of the word"): a byte at a
-/// time, a host's answer of 20 characters cost ~180 instructions more than one of 4 (issue 17:
-/// the effect round trip).
+/// time, a host's answer of 20 characters cost ~180 instructions more than one of 4
+/// (docs/benchmarks.md: the effect round trip).
 @inline(__always)
 func isPlain(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
   guard let base = text.baseAddress else { return true }

@@ -27,13 +27,20 @@ final class DependencyBox: @unchecked Sendable {
   var storeIdentity: ObjectIdentifier { store ?? ObjectIdentifier(self) }
 }
 
-/// Which store's dependencies a thread sees: set by the store for the length of each call into
-/// it (reducers and effect jobs both run inside such calls, on the caller's thread).
+/// Where a feature runs (``Dependencies/context``): `.live` in a ``Store``, `.test` in a
+/// ``TestStore``; `.preview` is for a host's previews, set with `withDependencies`.
+///
+/// Its static members (internal) are which store's dependencies a thread sees: set by the store
+/// for the length of each call into it (reducers and effect jobs both run inside such calls, on
+/// the caller's thread).
 ///
 /// NB: a pthread key, not a global and not `@TaskLocal`: the value belongs to the thread that
 /// holds the store, and a call into another store from a callback nests and restores it.
-@usableFromInline
-enum DependencyContext {
+public enum DependencyContext: Sendable, Equatable {
+  case live
+  case preview
+  case test
+
   @usableFromInline static let key: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key, nil)

@@ -15,8 +15,8 @@ import Synchronization
 public final class RandomSource: RandomNumberGenerator, Sendable {
   /// The generator's state, made from the seed by the first number drawn.
   ///
-  /// NB: most stores never draw one: an idle store keeps the seed alone (issue 17: memory per
-  /// idle store; the state and its lock were 32 bytes of every store).
+  /// NB: most stores never draw one: an idle store keeps the seed alone (docs/benchmarks.md: memory
+  /// per idle store; the state and its lock were 32 bytes of every store).
   private let generator = LazyObject<Generator>()
   /// The seed the source started from.
   public let seed: UInt64

@@ -374,6 +374,12 @@ final class DevtoolsStore: RecordedHostStore, @unchecked Sendable {
     try call { () throws(StoreError) in try recording.advance(milliseconds: milliseconds) }
   }
 
+  func runningEffects() throws(StoreError) -> [String] { try recording.runningEffects() }
+
+  func cancelEffects() throws(StoreError) -> Int {
+    try call { () throws(StoreError) in try recording.cancelEffects() }
+  }
+
   var nextDeadlineMilliseconds: UInt64? { recording.nextDeadlineMilliseconds }
 
   /// The store's wake descriptor, which the connection's also makes readable (a command waits).

@@ -15,7 +15,7 @@ struct CancelID: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// The type of a value with no stored data: a one-case enum, an empty struct. Such a type has
   /// one value, so the type alone identifies it.
   ///
-  /// NB: issue 17 (the effect round trip): the box was an allocation, a hash computed by
+  /// NB: docs/benchmarks.md (the effect round trip): the box was an allocation, a hash computed by
   /// `Hasher` and a free per `.cancellable(id:)` of the usual one-case enum (~450 instructions).
   @usableFromInline let unit: Any.Type?
 
@@ -193,7 +193,7 @@ extension Effect {
   /// tells the host of each of its requests still in flight. `.none` stays `.none`.
   ///
   /// NB: consuming: a request moves into the effect returned, without a retain here and a
-  /// release of the effect given (issue 17: the effect round trip).
+  /// release of the effect given (docs/benchmarks.md: the effect round trip).
   @inlinable
   public __consuming func cancellable(
     id: some Hashable & Sendable, cancelInFlight: Bool = false

@@ -100,8 +100,9 @@ public struct HostRequestHandler: Sendable {
 /// open requests: as a struct of six fields (a string, an array, three closures) each copy
 /// retained and released all of them. And the leaf itself: the first start claims the object
 /// (`claimForLeaf`), so a request costs one object, not two; an effect started again (the same
-/// value returned twice) gets a copy (issue 17: the effect round trip). Its request fields are
-/// immutable, so any thread may read them; the leaf's fields belong to the store's holder.
+/// value returned twice) gets a copy (docs/benchmarks.md: the effect round trip). Its request
+/// fields are immutable, so any thread may read them; the leaf's fields belong to the store's
+/// holder.
 @usableFromInline
 class HostRequest<Action>: EffectNode, @unchecked Sendable {
   let name: String
@@ -111,7 +112,7 @@ class HostRequest<Action>: EffectNode, @unchecked Sendable {
   /// The payload, nil if it could not be encoded.
   ///
   /// NB: read through this, `StoreCore.open` no longer retained and released the core around
-  /// the copy (issue 17: the effect round trip).
+  /// the copy (docs/benchmarks.md: the effect round trip).
   final var encodedPayload: RequestPayload? {
     guard case let .success(encoded) = payload else { return nil }
     return encoded
@@ -231,12 +232,12 @@ class HostRequest<Action>: EffectNode, @unchecked Sendable {
 /// A request whose answers are decoded as `Response` and become actions through `response`,
 /// kept here: the answer function reads it from the request (see `HostRequest.answer`).
 ///
-/// NB: a closure capturing `response` was a second allocation per request (issue 17: the effect
-/// round trip).
+/// NB: a closure capturing `response` was a second allocation per request (docs/benchmarks.md: the
+/// effect round trip).
 final class MappedHostRequest<Action, Response>: HostRequest<Action>, @unchecked Sendable {
   /// NB: takes the decoded value owned, so that an action made of it (`.numberFactResponse($0)`)
   /// moves it in rather than copying it (a retain and a release of a string's storage per
-  /// answer; issue 17: the effect round trip). Any `(Response) -> Action` converts to it.
+  /// answer; docs/benchmarks.md: the effect round trip). Any `(Response) -> Action` converts to it.
   let response: @Sendable (consuming Response) -> Action
 
   init(

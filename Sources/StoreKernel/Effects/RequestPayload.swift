@@ -8,7 +8,7 @@ import JSON
 ///
 /// NB: most payloads are a number, an id or `{}`: as an array each cost an allocation when the
 /// effect was made and a free when it ended, and a retain and a release at each hand-over
-/// (issue 17: the effect round trip, ~450 instructions a request).
+/// (docs/benchmarks.md: the effect round trip, ~450 instructions a request).
 @usableFromInline
 struct RequestPayload: Sendable {
   private enum Storage: Sendable {
@@ -58,7 +58,7 @@ struct RequestPayload: Sendable {
   ///
   /// NB: no closure: a host's answer, given inside its callback, is decoded ~35 calls deep, and
   /// each closure level on the way was a call frame more (see `JSONDecoder.decode(_:from:)`;
-  /// issue 17: the effect round trip).
+  /// docs/benchmarks.md: the effect round trip).
   func copyBytes(to destination: UnsafeMutableRawPointer) {
     switch storage {
     case let .inline(first, second, _):

@@ -65,6 +65,14 @@ public protocol HostStore: AnyObject, Sendable {
   /// A descriptor readable exactly when ``poll()`` would do something; owned by the store.
   func fileDescriptor() throws(StoreError) -> Int32
 
+  /// Descriptions of the effects still running, oldest first (`"a .run effect"`, `"a request
+  /// \"numberFact.fetch\""`…): what a test store lists when effects are left in flight.
+  func runningEffects() throws(StoreError) -> [String]
+  /// Cancels every effect still running, as a test store's `skipInFlightEffects` does (the
+  /// host hears of each request in flight); returns how many were running. The store stays
+  /// open.
+  func cancelEffects() throws(StoreError) -> Int
+
   /// Cancels every effect (the handler's `onCancel` hears of each request in flight) and ends
   /// the store. Idempotent.
   func close()

@@ -17,8 +17,8 @@ func hosting<State: Codable & Equatable, Action: Decodable>(
 /// these closures are specialized there and use the types' direct JSON paths (``JSONCodable``)
 /// when they have them. ``JSONStore``'s own methods are generic and run unspecialized: through
 /// them, even reading an optional `State` looks its type up at run time. The closures take the
-/// store as an argument rather than capturing it: per feature, not per store (issue 17: memory
-/// per idle store; capturing cost each store five closures and two context allocations).
+/// store as an argument rather than capturing it: per feature, not per store (docs/benchmarks.md:
+/// memory per idle store; capturing cost each store five closures and two context allocations).
 @usableFromInline
 final class JSONStorePaths<State: Codable & Equatable, Action: Decodable>: @unchecked Sendable {
   // NB: `@unchecked Sendable`: the closures capture only the coders (see ``FeatureCoding``).
@@ -123,7 +123,7 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   // NB: behind a pthread mutex, not a `Mutex`: ThreadSanitizer sees pthread mutexes, not
   // Mutex's futex, and reported the cache's reads and writes from different threads as races
   // (`make sanitize`). Made by the first read that caches: an idle store keeps neither the
-  // caches nor a mutex for them (issue 17: memory per idle store).
+  // caches nor a mutex for them (docs/benchmarks.md: memory per idle store).
   @inline(__always)
   private func withCaches<R>(_ body: (inout JSONStoreCaches) -> R) -> R {
     caches.withObject({ Guarded.make(JSONStoreCaches()) }) { guarded in guarded.withLock(body) }
@@ -340,6 +340,18 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   }
 
   func fileDescriptor() throws(StoreError) -> Int32 { try store.fileDescriptor() }
+
+  func runningEffects() throws(StoreError) -> [String] {
+    guard !store.isClosed else { throw .closed }
+    return store.inFlightEffects()
+  }
+
+  func cancelEffects() throws(StoreError) -> Int {
+    guard !store.isClosed else { throw .closed }
+    let running = store.inFlightEffects().count
+    store.cancelAllEffects()
+    return running
+  }
 
   func close() { store.close() }
 

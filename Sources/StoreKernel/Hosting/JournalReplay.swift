@@ -191,6 +191,7 @@ public enum JournalReplay {
       throw JournalError(line: 1, .system("the replayed store does not record"))
     }
     var pending: [HostRequestInfo] = []
+    store.access.date.setReplaying(true)
     var versions = Versions(version: checkpoint?.version ?? 0, changes: store.inner.version)
     do throws(JournalError) {
       if let checkpoint, let first = all.first {
@@ -207,6 +208,14 @@ public enum JournalReplay {
         guard value["checkpoint"] == nil else {
           throw JournalError(
             line: line.number, shape: "a checkpoint comes only right after the header")
+        }
+        if let date = value["date"] {
+          guard case let .number(text) = date, let milliseconds = Int64(text) else {
+            throw JournalError(
+              line: line.number, shape: "\"date\" is not a number of milliseconds")
+          }
+          store.replayDate(milliseconds)
+          continue
         }
         guard case let .number(versionText)? = value["version"] else {
           throw JournalError(line: line.number, shape: "an input line has no \"version\"")
@@ -347,6 +356,8 @@ public enum JournalReplay {
       try JSONWriter.write(state).withUnsafeBufferPointer { (bytes) throws(StoreError) in
         try store.jump(to: target, state: bytes)
       }
+    } else if value["cancelEffects"] != nil {
+      _ = try store.cancelEffects()
     } else if value["poll"] == nil {
       throw .json(JSONError(.shape, "not an input this library knows"))
     }

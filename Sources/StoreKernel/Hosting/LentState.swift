@@ -72,6 +72,21 @@ public final class LentState {
     updates.whole += 1
   }
 
+  /// Whether the text has chunked values (identified arrays), updated in place after a change.
+  public var hasChunks: Bool { layout.hasSlots }
+
+  /// The text without the slack after its chunks (the compact JSON `tca_store_state` gives), in
+  /// memory from `malloc`, NUL-terminated, for the host to free; nil without a text or memory.
+  public func compactCopy() -> (pointer: UnsafeMutablePointer<UInt8>, count: Int)? {
+    guard let memory, let text = memory.baseAddress, version != nil,
+      let raw = malloc(count + 1)
+    else { return nil }
+    let out = raw.bindMemory(to: UInt8.self, capacity: count + 1)
+    let length = layout.copyCompact(UnsafeBufferPointer(start: text, count: count), to: out)
+    out[length] = 0
+    return (out, length)
+  }
+
   /// Updates the text in place to `state`'s; false when it cannot (nothing changed then).
   func update<State: Encodable>(to state: State, version: UInt64, encoder: JSONEncoder) -> Bool {
     guard let memory, self.version != nil else { return false }

@@ -21,6 +21,8 @@ struct RecordingAccess: Sendable {
   let restore: @Sendable (StorePosition) -> Void
   /// How many lines the journal keeps (0: all).
   let limit: UInt64
+  /// The date the feature reads, journaled.
+  let date: JournalDate
 }
 
 /// A store made with ``StoreOptions/record``, as the C bridge sees it.
@@ -80,6 +82,14 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   private var subscribersRun: (run: UInt64, version: UInt64)?
   /// The version subscribers were last told of, and the inputs begun before (``noteNotified``).
   private var notified: (version: UInt64, mark: UInt64)?
+  /// The sequence number of the input given last from outside a callback: a date read during
+  /// it is journaled before it.
+  private var outerInput: UInt64 = 0
+  /// Whether answers wait for the host's next call (``AnswerDelivery/hostThread``), and the
+  /// first answer given since the last call that applied them: a date read in the call that
+  /// applies it is journaled before it (a replay applies each answer at its line).
+  private var answersOnHostThread: Bool
+  private var waitingAnswer: UInt64?
   /// What a replay adds to the kernel's version to give the recorded one (wrapping).
   ///
   /// NB: inputs given in one callback are applied in one go, and the recorded store's version
@@ -88,11 +98,13 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   private let versionOffset = Atomic<UInt64>(0)
 
   init(
-    inner: any HostStore, access: RecordingAccess, requests: RequestDelivery
+    inner: any HostStore, access: RecordingAccess, requests: RequestDelivery,
+    answers: AnswerDelivery
   ) throws(StoreError) {
     self.inner = inner
     self.access = access
     self.queued = requests == .queued
+    self.answersOnHostThread = answers == .hostThread
     self.origin = access.clock == .real ? access.now() : 0
     var header = Array("{\"tcaJournal\":\(JournalFormat.version),\"feature\":".utf8)
     header += JournalFormat.string(access.feature)
@@ -103,6 +115,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     self.header = header
     if access.limit > 0 { folds = JournalFolds(limit: access.limit) }
     if !queued { try inner.setRequestHandler(recordingHandler()) }
+    access.date.setOnSample { [weak self] milliseconds in self?.noteDate(milliseconds) }
     // NB: no subscriber of its own: an input's version is read when the host reads the state or
     // its version (``noteRead()``), and after every input a replay gives. A subscriber brought
     // the version up to date at the end of every call, at twice a send's cost
@@ -186,12 +199,24 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   /// kernel sums them and runs them after the queue of inputs): an input given in a callback
   /// goes before the moves given earlier in the same run, as it is applied.
   @inline(__always)
-  private func begin(isAdvance: Bool = false, _ write: (inout [UInt8]) -> Void) -> UInt64 {
+  private func begin(
+    isAdvance: Bool = false, isAnswer: Bool = false, _ write: (inout [UInt8]) -> Void
+  ) -> UInt64 {
     let nested = isInsideCallback
     lock.lock()
     defer { lock.unlock() }
     let sequence = nextSequence
     nextSequence &+= 1
+    if !nested {
+      if isAnswer && answersOnHostThread {
+        // NB: queued, not applied: the date is read by the call that applies it.
+        if waitingAnswer == nil { waitingAnswer = sequence }
+      } else {
+        outerInput = waitingAnswer ?? sequence
+        waitingAnswer = nil
+        access.date.inputBegins()
+      }
+    }
     let start = entries.write(write)
     var entry = Entry(start: start, end: entries.end, sequence: sequence, isInput: true)
     entry.run = nested ? run : 0
@@ -235,9 +260,10 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   /// unless it throws.
   @inline(__always)
   private func recording<R>(
-    isAdvance: Bool = false, _ write: (inout [UInt8]) -> Void, _ body: () throws(StoreError) -> R
+    isAdvance: Bool = false, isAnswer: Bool = false, _ write: (inout [UInt8]) -> Void,
+    _ body: () throws(StoreError) -> R
   ) throws(StoreError) -> R {
-    let sequence = begin(isAdvance: isAdvance, write)
+    let sequence = begin(isAdvance: isAdvance, isAnswer: isAnswer, write)
     do {
       let result = try body()
       settle(sequence, failed: false)
@@ -250,9 +276,10 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
 
   /// Runs `body`, the input `line` (without its closing brace) given to the store.
   private func recording<R>(
-    _ line: [UInt8], isAdvance: Bool = false, _ body: () throws(StoreError) -> R
+    _ line: [UInt8], isAdvance: Bool = false, isAnswer: Bool = false,
+    _ body: () throws(StoreError) -> R
   ) throws(StoreError) -> R {
-    try recording(isAdvance: isAdvance, { $0 += line }, body)
+    try recording(isAdvance: isAdvance, isAnswer: isAnswer, { $0 += line }, body)
   }
 
   private func note(_ line: [UInt8]) {
@@ -369,6 +396,27 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     lock.unlock()
   }
 
+  /// Journals the date sampled during the input given last from outside a callback, before it
+  /// (a replay sets the date, then gives the input).
+  private func noteDate(_ milliseconds: Int64) {
+    lock.lock()
+    defer { lock.unlock() }
+    let sequence = nextSequence
+    nextSequence &+= 1
+    let start = entries.write { $0 += Array("{\"date\":\(milliseconds)".utf8) }
+    let anchor = waitingAnswer ?? outerInput
+    let index = entries.records.lastIndex { $0.sequence == anchor } ?? entries.count
+    entries.insert(
+      Entry(start: start, end: entries.end, sequence: sequence, isInput: false), at: index)
+    folds?.inserted(at: index)
+  }
+
+  /// A replay's `date` line: the date of the inputs that follow, journaled again.
+  func replayDate(_ milliseconds: Int64) {
+    access.date.replay(milliseconds)
+    note(Array("{\"date\":\(milliseconds)".utf8))
+  }
+
   private func noteRequest(_ info: HostRequestInfo) {
     var line = Array("{\"request\":{\"id\":\(info.id),\"name\":".utf8)
     line += JournalFormat.string(info.name)
@@ -434,7 +482,9 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   /// left unanswered wait for it.
   func endReplay(requests: RequestDelivery, answers: AnswerDelivery, pending: [HostRequestInfo]) {
     access.setDelivery(requests, answers)
+    access.date.setReplaying(false)
     lock.lock()
+    answersOnHostThread = answers == .hostThread
     leftovers = pending
     hasLeftovers.store(!pending.isEmpty, ordering: .releasing)
     queued = requests == .queued
@@ -585,18 +635,22 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     } catch {
       throw .badAnswer(id, error)
     }
-    try recording(Array("{\"respond\":\(id),\"value\":".utf8) + value) { () throws(StoreError) in
+    try recording(Array("{\"respond\":\(id),\"value\":".utf8) + value, isAnswer: true) {
+      () throws(StoreError) in
       try inner.respond(to: id, json: json)
     }
   }
 
   func fail(_ id: UInt64, message: String) throws(StoreError) {
     let line = Array("{\"fail\":\(id),\"message\":".utf8) + JournalFormat.string(message)
-    try recording(line) { () throws(StoreError) in try inner.fail(id, message: message) }
+    try recording(line, isAnswer: true) { () throws(StoreError) in
+      try inner.fail(id, message: message)
+    }
   }
 
   func complete(_ id: UInt64) throws(StoreError) {
-    try recording(Array("{\"complete\":\(id)".utf8)) { () throws(StoreError) in
+    try recording(Array("{\"complete\":\(id)".utf8), isAnswer: true) {
+      () throws(StoreError) in
       try inner.complete(id)
     }
   }
@@ -645,6 +699,17 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
 
   func fileDescriptor() throws(StoreError) -> Int32 { try inner.fileDescriptor() }
 
+  func runningEffects() throws(StoreError) -> [String] { try inner.runningEffects() }
+
+  /// NB: an input (`{"cancelEffects":true}`): the effects a replay would otherwise leave running
+  /// would take the journal's later answers.
+  func cancelEffects() throws(StoreError) -> Int {
+    deliverLeftovers()
+    return try recording(Array("{\"cancelEffects\":true".utf8)) { () throws(StoreError) in
+      try inner.cancelEffects()
+    }
+  }
+
   func close() { inner.close() }
 
   var isClosed: Bool { inner.isClosed }
@@ -686,6 +751,7 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
   // NB: a journal replays only with the seed its store used.
   let seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
   let log = ReductionLog()
+  let date = JournalDate()
   let logged = Reduce<R.State, R.Action> { state, action in
     let effect = reducer.reduce(into: &state, action: action)
     if log.isActive {
@@ -699,10 +765,12 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
   if let trace = options.trace {
     store = Store(
       initialState: state, reducer: logged._printChanges(to: trace), clock: options.clock,
-      seed: seed)
+      seed: seed, withDependencies: { $0.date = date.generator })
     store.setTrace(trace)
   } else {
-    store = Store(initialState: state, reducer: logged, clock: options.clock, seed: seed)
+    store = Store(
+      initialState: state, reducer: logged, clock: options.clock, seed: seed,
+      withDependencies: { $0.date = date.generator })
   }
   store.setDelivery(requests: options.requests, answers: options.answers)
   let access = RecordingAccess(
@@ -720,10 +788,11 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
     reductions: log,
     position: { [store] in store.journalPosition() },
     restore: { [store] position in store.restore(position) },
-    limit: options.recordLimit)
+    limit: options.recordLimit, date: date)
   do throws(StoreError) {
     return try RecordingStore(
-      inner: hosting(store, paths: paths), access: access, requests: options.requests)
+      inner: hosting(store, paths: paths), access: access, requests: options.requests,
+      answers: options.answers)
   } catch {
     store.close()
     if case let .json(json) = error { throw json }

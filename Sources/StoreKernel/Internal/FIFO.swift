@@ -8,8 +8,9 @@
 /// NB: a ring buffer of its own, not an array with a moving head: `popFirst` moves the element
 /// out of the buffer, where reading it from an array copied it (a retain per reference it holds)
 /// and emptying the array destroyed it again (a release, through a generic `removeAll`): ~170
-/// instructions a pop on the effect path (issue 17: the effect round trip). An empty queue that
-/// never held anything has no buffer; one that did keeps its buffer for the next elements.
+/// instructions a pop on the effect path (docs/benchmarks.md: the effect round trip). An empty
+/// queue that never held anything has no buffer; one that did keeps its buffer for the next
+/// elements.
 @usableFromInline
 struct FIFO<Element> {
   @usableFromInline var storage: FIFOStorage<Element>?

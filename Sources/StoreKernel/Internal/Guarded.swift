@@ -38,7 +38,7 @@ final class Guarded<Value>: ManagedBuffer<Value, pthread_mutex_t> {
   ///
   /// NB: taken without a retain. Locking through `withUnsafeMutablePointerToElements` retained
   /// and released the object around each `pthread_mutex_lock` and `pthread_mutex_unlock` (an
-  /// opaque call): two atomic operations more per lock and per unlock (issue 17).
+  /// opaque call): two atomic operations more per lock and per unlock (docs/benchmarks.md).
   @inlinable @inline(__always)
   var mutex: UnsafeMutablePointer<pthread_mutex_t> {
     Unmanaged.passUnretained(self)._withUnsafeGuaranteedRef {

@@ -13,7 +13,7 @@
 @_spi(Bridge)
 public struct TokenTable<Value> {
   /// Tokens by slot; 0 is an empty slot. Empty until the first insert (a store's request table
-  /// is part of every store: issue 17, memory per idle store).
+  /// is part of every store: docs/benchmarks.md, memory per idle store).
   @usableFromInline var tokens: [UInt] = []
   @usableFromInline var values: [Value?] = []
   @usableFromInline var storedCount = 0

@@ -9,13 +9,13 @@
 /// NB: a store usually has at most one id in use at a time (a fetch replacing the one in
 /// flight, a debounce): its node sits in `first`, found by comparing the id it carries, with no
 /// hashing. The two `Dictionary` probes of each cancellable effect (registering and
-/// unregistering it) cost ~400 instructions (issue 17: the effect round trip).
+/// unregistering it) cost ~400 instructions (docs/benchmarks.md: the effect round trip).
 struct CancelRegistry {
   /// The node of one id (its `cancelID`), while no other id has one in `others` or while it was
   /// put here first.
   ///
   /// NB: not retained: a node is registered only while it runs (its region keeps it) and is
-  /// removed before it finishes. Compared and read without a retain either (issue 17: the
+  /// removed before it finishes. Compared and read without a retain either (docs/benchmarks.md: the
   /// effect round trip).
   private var first: Unmanaged<EffectNode>?
   /// The other ids' nodes; nil while there are none.

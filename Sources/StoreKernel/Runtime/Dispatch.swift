@@ -81,8 +81,9 @@ struct NotifyCallback: HostCallback, ~Copyable {
 /// thread (free, replacing a handler, unsubscribing) wait on a condition made by the first of
 /// them (``Sleeper``), and give up once the store is found unwound.
 ///
-/// NB: the store core's superclass, not an object of its own: ~50 bytes less per store (issue 17:
-/// memory per idle store). Its members are `final`: no call through the class's table.
+/// NB: the store core's superclass, not an object of its own: ~50 bytes less per store
+/// (docs/benchmarks.md: memory per idle store). Its members are `final`: no call through the
+/// class's table.
 @usableFromInline
 class DispatchControl: Inbox, @unchecked Sendable {
   /// The thread delivering, 0 if none.
@@ -109,7 +110,7 @@ class DispatchControl: Inbox, @unchecked Sendable {
   /// ``call(_:_:)`` and ``release(_:)``).
   ///
   /// NB: the frames handed on, not looked up again at each callback and at the release (a
-  /// `pthread_getspecific` each; issue 17: the effect round trip).
+  /// `pthread_getspecific` each; docs/benchmarks.md: the effect round trip).
   final func claim() -> (claimed: Bool, recorded: UnwindWatch.Frames?) {
     guard !isUnwound else { return (false, nil) }
     let claimed = thread.compareExchange(
@@ -158,8 +159,8 @@ class DispatchControl: Inbox, @unchecked Sendable {
     let me = currentThreadID()
     // NB: nothing to wait for: returns before making the sleeper. Once made, every callback
     // and every dispatch signals it (a lock and a broadcast each); a host that sets its
-    // handler or unsubscribes while no other thread delivers never needs one (issue 17: the
-    // effect round trip). The loop below asks again once the sleeper is made.
+    // handler or unsubscribes while no other thread delivers never needs one (docs/benchmarks.md:
+    // the effect round trip). The loop below asks again once the sleeper is made.
     guard mustWait(me, untilIdle: untilIdle) else { return }
     // NB: the sleeper is made (an atomic exchange, a full barrier) before the state below is
     // read; `signal` reads whether it is made after changing the state, behind a full fence.
@@ -474,9 +475,9 @@ extension Unmanaged where Instance == DispatchControl {
 /// innermost dispatch, in a live callback frame); nil if none, or nothing is bound.
 ///
 /// NB: what lets the C bridge find the store of an answer given inside its request's callback
-/// without its table of handles (a global lock, a retain and a release: issue 17, the effect
-/// round trip). The host unbinds before its context goes away (``HostStore/bindHost(_:)``); a
-/// callback runs inside a call that keeps the context, so what is bound outlives the callback.
+/// without its table of handles (a global lock, a retain and a release: docs/benchmarks.md, the
+/// effect round trip). The host unbinds before its context goes away (``HostStore/bindHost(_:)``);
+/// a callback runs inside a call that keeps the context, so what is bound outlives the callback.
 @_spi(Bridge)
 public func innermostCallbackHostContext() -> UnsafeRawPointer? {
   guard let store = UnwindWatch.liveCallbackStore(below: UInt(csystem_stack_address())) else {

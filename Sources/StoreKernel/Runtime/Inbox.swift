@@ -9,7 +9,7 @@ import Synchronization
 /// the store makes the eventfd readable, and the holder clears it once the inbox is empty.
 ///
 /// NB: the store core's superclass (through ``DispatchControl``), not an object of its own:
-/// ~50 bytes less per store (issue 17: memory per idle store). Its members are `final`.
+/// ~50 bytes less per store (docs/benchmarks.md: memory per idle store). Its members are `final`.
 @usableFromInline
 class Inbox: @unchecked Sendable {
   /// An item, in a struct so that the queue's generic storage holds the function as it is.
@@ -55,7 +55,8 @@ class Inbox: @unchecked Sendable {
   /// The queues and their lock, made by the first push (or the close).
   ///
   /// NB: most stores never get work from another thread: their inbox keeps neither queues nor
-  /// a mutex (issue 17: memory per idle store). Reads that find the inbox empty take no lock.
+  /// a mutex (docs/benchmarks.md: memory per idle store). Reads that find the inbox empty take no
+  /// lock.
   private final let storage = LazyObject<Guarded<Queues>>()
   @usableFromInline final let count = Atomic<Int>(0)
   /// The thread holding the store, 0 if none.
@@ -69,8 +70,8 @@ class Inbox: @unchecked Sendable {
   /// The holder applies it from the table of requests' direct slot before any item (see
   /// ``StoreCore``'s `accept` and `takeDirectAnswer`).
   ///
-  /// NB: an item per answer cost its closure, a lock to push and a lock to pop (issue 17: the
-  /// effect round trip). Only an answer given while the inbox is empty goes this way (the next
+  /// NB: an item per answer cost its closure, a lock to push and a lock to pop (docs/benchmarks.md:
+  /// the effect round trip). Only an answer given while the inbox is empty goes this way (the next
   /// one finds it counted, and queues an item), so there is at most one, and it is older than
   /// every item the host queued after it: taking it first keeps the host's inputs in order.
   @usableFromInline static let directAnswer = 1 << (Int.bitWidth / 2)

@@ -47,7 +47,7 @@ public final class StoreClock: Clock, @unchecked Sendable {
 
   /// The store's timers, made by the first use that schedules one (or the close).
   ///
-  /// NB: most stores never wait: an idle store keeps no queue (issue 17: memory per idle
+  /// NB: most stores never wait: an idle store keeps no queue (docs/benchmarks.md: memory per idle
   /// store). What only reads the queue goes through ``madeTimers``.
   var timers: TimerQueue { timerStorage.object { TimerQueue() } }
   /// The timer queue if made: nil means no timer was ever scheduled.
@@ -59,7 +59,8 @@ public final class StoreClock: Clock, @unchecked Sendable {
   private let timerStorage = LazyObject<TimerQueue>()
   private let manualNow = Atomic<Int64>(0)
   // NB: the two one-byte properties last, side by side: the object is then 34 bytes, a 48-byte
-  // malloc chunk, where a word between them took it to 64 (issue 17: memory per idle store).
+  // malloc chunk, where a word between them took it to 64 (docs/benchmarks.md: memory per idle
+  // store).
   public let kind: Kind
   /// Whether the store is inside `advance` (holder only): when a manual clock's timers fire.
   var isAdvancing = false

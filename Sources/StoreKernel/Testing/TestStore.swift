@@ -54,7 +54,7 @@ public final class TestStore<State: Equatable, Action> {
   public private(set) var isDismissed = false
   let store: Store<State, Action>
   private let log: ReduceLog<State, Action>
-  private let host = HostStub()
+  let host = HostStub()
   private let reporter: FailureReporter
   private var received: [Received] = []
   /// The actual state after the last action reduced.
@@ -67,6 +67,8 @@ public final class TestStore<State: Equatable, Action> {
   private let origin: (fileID: String, filePath: String, line: Int, column: Int)
   /// Which send the next action reduced belongs to (its effects are then cancellable by it).
   private let marker = SendMarker()
+  /// The dependencies ``withDependencies(_:operation:)`` sets for the actions it reduces.
+  let overrides = DependencyOverrides()
   private var sends = 0
 
   private struct Received {
@@ -87,10 +89,15 @@ public final class TestStore<State: Equatable, Action> {
   ) where R.State == State, R.Action == Action {
     let clock = StoreClock(kind: .manual)
     var dependencies = Dependencies.test(clock: clock)
+    dependencies.issueReporter = IssueReporter { message, fileID, filePath, line, column in
+      reporter.report(
+        TestFailure(
+          message: message, fileID: fileID, filePath: filePath, line: line, column: column))
+    }
     withDependencies(&dependencies)
-    dependencies.clock = clock
     let log = ReduceLog<State, Action>()
     let marker = self.marker
+    let overrides = self.overrides
     self.log = log
     self.reporter = reporter
     self.lastState = initialState
@@ -99,7 +106,18 @@ public final class TestStore<State: Equatable, Action> {
     self.store = Store(
       initialState: initialState,
       reduce: { state, action in
-        var effect = reducer.reduce(into: &state, action: action)
+        var effect: Effect<Action>
+        if let update = overrides.update {
+          // NB: as a `.dependency` reducer: the reduction sees them through the thread's box,
+          // the effects it returns (which may outlive the operation) through their own.
+          var changed = Dependencies.current
+          update(&changed)
+          let box = DependencyContext.derived(changed)
+          effect = DependencyContext.with(box) { reducer.reduce(into: &state, action: action) }
+          effect = effect.withDependencies(box)
+        } else {
+          effect = reducer.reduce(into: &state, action: action)
+        }
         log.entries.append((action, state))
         if let id = marker.take() { effect = effect.cancellable(id: id) }
         return effect
@@ -243,6 +261,23 @@ public final class TestStore<State: Equatable, Action> {
     receive(
       description: "an action of the expected case",
       matching: { casePath.extract(from: $0) != nil },
+      updateStateToExpectedResult, Place(fileID, filePath, line, column))
+  }
+
+  /// Asserts that the next action fed back by an effect is of the case `toCase` with the
+  /// associated value `value` (`store.receive(Action.numberFactResponse, "0 is a good number.")`),
+  /// and the change it made. For an action that is not `Equatable`, as upstream's
+  /// `receive(\.numberFactResponse, "…")`.
+  public func receive<Value: Equatable>(
+    _ toCase: @escaping @Sendable (Value) -> Action, _ value: Value,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    let casePath = AnyCasePath(toCase)
+    receive(
+      description: describe(toCase(value)),
+      matching: { casePath.extract(from: $0) == value },
       updateStateToExpectedResult, Place(fileID, filePath, line, column))
   }
 
@@ -406,124 +441,9 @@ public final class TestStore<State: Equatable, Action> {
     }
   }
 
-  // MARK: - The host's side
-
-  /// The host requests in flight, oldest first.
-  public var requests: [HostRequestInfo] { host.pending }
-
-  /// Every host request made, oldest first (fire-and-forget ones included).
-  public var requestLog: [HostRequestInfo] { host.made }
-
-  /// The ids of the requests the store cancelled, in order.
-  public var cancelledRequests: [UInt64] { host.cancelled }
-
-  /// The oldest request in flight named `name`.
-  public func request(_ name: String) -> HostRequestInfo? {
-    host.pending.first { $0.name == name }
-  }
-
-  /// Answers the oldest request in flight named `name` with `value` (encoded as JSON, then
-  /// decoded as the request's response type, as a host's answer would be).
-  public func respond<T: Encodable>(
-    to name: String, with value: T,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-    line: UInt = #line, column: UInt = #column
-  ) {
-    let place = Place(fileID, filePath, line, column)
-    guard let request = request(named: name, place) else { return }
-    answer(request, place) { () throws(StoreError) in
-      try store.respond(to: request.id, json: try encode(value))
-    }
-  }
-
-  /// Answers request `id` with `value`.
-  public func respond<T: Encodable>(
-    to id: UInt64, with value: T,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-    line: UInt = #line, column: UInt = #column
-  ) {
-    let place = Place(fileID, filePath, line, column)
-    let request = host.pending.first { $0.id == id }
-    answer(request, place, id: id) { () throws(StoreError) in
-      try store.respond(to: id, json: try encode(value))
-    }
-  }
-
-  /// Fails the oldest request in flight named `name`.
-  public func fail(
-    _ name: String, message: String,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-    line: UInt = #line, column: UInt = #column
-  ) {
-    let place = Place(fileID, filePath, line, column)
-    guard let request = request(named: name, place) else { return }
-    answer(request, place, ends: true) { () throws(StoreError) in
-      try store.fail(request.id, message: message)
-    }
-  }
-
-  /// Fails request `id`.
-  public func fail(
-    _ id: UInt64, message: String,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-    line: UInt = #line, column: UInt = #column
-  ) {
-    let request = host.pending.first { $0.id == id }
-    answer(request, Place(fileID, filePath, line, column), id: id, ends: true) {
-      () throws(StoreError) in try store.fail(id, message: message)
-    }
-  }
-
-  /// Completes the oldest stream in flight named `name`.
-  public func complete(
-    _ name: String,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-    line: UInt = #line, column: UInt = #column
-  ) {
-    let place = Place(fileID, filePath, line, column)
-    guard let request = request(named: name, place) else { return }
-    answer(request, place, ends: true) { () throws(StoreError) in try store.complete(request.id) }
-  }
-
-  /// Completes stream `id`.
-  public func complete(
-    _ id: UInt64,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-    line: UInt = #line, column: UInt = #column
-  ) {
-    let request = host.pending.first { $0.id == id }
-    answer(request, Place(fileID, filePath, line, column), id: id, ends: true) {
-      () throws(StoreError) in try store.complete(id)
-    }
-  }
-
-  private func request(named name: String, _ place: Place) -> HostRequestInfo? {
-    guard let request = request(name) else {
-      let pending = host.pending.map { "#\($0.id) \"\($0.name)\"" }
-      fail(
-        "No request \"\(name)\" is in flight"
-          + (pending.isEmpty ? "." : "; in flight: " + pending.joined(separator: ", ")), place)
-      return nil
-    }
-    return request
-  }
-
-  private func answer(
-    _ request: HostRequestInfo?, _ place: Place, id: UInt64? = nil, ends: Bool = false,
-    _ body: () throws(StoreError) -> Void
-  ) {
-    do throws(StoreError) {
-      try body()
-      if let request, ends || request.kind == .oneShot { host.remove(request.id) }
-    } catch {
-      fail("The store refused the answer: \(error)", place)
-    }
-    collectReceived()
-  }
-
   // MARK: - Helpers
 
-  private struct Place {
+  struct Place {
     var fileID: String
     var filePath: String
     var line: Int
@@ -541,7 +461,7 @@ public final class TestStore<State: Equatable, Action> {
     }
   }
 
-  private func collectReceived() {
+  func collectReceived() {
     for entry in log.take() { record(entry) }
   }
 
@@ -640,7 +560,7 @@ public final class TestStore<State: Equatable, Action> {
     Dump.text(of: action, qualifyEnum: true)
   }
 
-  private func fail(_ message: String, _ place: Place) {
+  func fail(_ message: String, _ place: Place) {
     reporter.report(failure(message, place))
   }
 
@@ -659,13 +579,6 @@ private func list(_ items: [String]) -> String {
   items.map { "  - " + $0.replacingNewlines(with: "\n    ") }.joined(separator: "\n")
 }
 
-private func encode<T: Encodable>(_ value: T) throws(StoreError) -> [UInt8] {
-  do throws(JSONError) {
-    return try JSONEncoder().encode(value)
-  } catch {
-    throw .json(error)
-  }
-}
 
 extension String {
   fileprivate func replacingNewlines(with replacement: String) -> String {
@@ -721,7 +634,7 @@ final class ReduceLog<State, Action>: @unchecked Sendable {
 }
 
 /// The test store's host: records requests and cancellations.
-private final class HostStub: Sendable {
+final class HostStub: Sendable {
   private struct Record {
     var made: [HostRequestInfo] = []
     var pending: [HostRequestInfo] = []

@@ -90,6 +90,8 @@ def describe(line: Dict[str, Any]) -> str:
         return f"clock to {line['clock'] / 1e6:g} ms"
     if "poll" in line:
         return "poll"
+    if "cancelEffects" in line:
+        return "cancel every effect"
     return dumps(line)
 
 
@@ -106,7 +108,7 @@ def _lines(text: str) -> List[Tuple[str, Dict[str, Any]]]:
 
 
 def _is_input(line: Dict[str, Any]) -> bool:
-    return "request" not in line and "cancelled" not in line
+    return "request" not in line and "cancelled" not in line and "date" not in line
 
 
 def _replay_prefix(lines: List[Tuple[str, Dict[str, Any]]], end: int) -> Store:
@@ -167,6 +169,9 @@ def print_steps(text: str, out: TextIO) -> None:
             continue
         if "cancelled" in line:
             print(f"      cancelled #{line['cancelled']}", file=out)
+            continue
+        if "date" in line:
+            print(f"      date {line['date']} ms since 1970", file=out)
             continue
         step += 1
         at = f", at {line['at'] / 1e6:g} ms" if "at" in line else ""

@@ -342,6 +342,8 @@ _declare(
 )
 _declare("tca_store_log_reductions", ctypes.c_int32, _store, ctypes.c_int32)
 _declare("tca_store_take_reductions", ctypes.c_int32, _store, _string_p, _size_p)
+_declare("tca_store_running_effects", ctypes.c_int32, _store, _string_p, _size_p)
+_declare("tca_store_cancel_effects", ctypes.c_int32, _store, ctypes.POINTER(ctypes.c_uint32))
 _declare(
     "tca_canonical_action_n",
     ctypes.c_int32,

@@ -172,6 +172,24 @@ class Effects(StoreCore):
         taken: List[Dict[str, Any]] = loads(_native.take_string(out.value, length.value))
         return taken
 
+    def running_effects(self) -> List[str]:
+        """Descriptions of the effects still running, oldest first (`'host request #1
+        "numberFact.fetch"'`, `'a timer due at 0.5 seconds'`): for people, not for parsing."""
+        out = ctypes.c_void_p()
+        length = ctypes.c_size_t()
+        self._check(
+            _lib.tca_store_running_effects(self._h, ctypes.byref(out), ctypes.byref(length))
+        )
+        running: List[str] = loads(_native.take_string(out.value, length.value))
+        return running
+
+    def cancel_effects(self) -> int:
+        """Cancels every effect still running (timers, streams, requests in flight, whose
+        handlers hear of it); returns how many were running. The store stays open."""
+        cancelled = ctypes.c_uint32()
+        self._check(_lib.tca_store_cancel_effects(self._h, ctypes.byref(cancelled)))
+        return cancelled.value
+
     def remove_effect(self, name: str) -> None:
         """Unregisters the handler of `name` (no error if there is none)."""
         self._handlers.pop(name, None)

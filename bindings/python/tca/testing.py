@@ -215,6 +215,34 @@ class TestStore:
         self._store.advance(ms)
         self._received += self._collect()
 
+    def skip_received_actions(self, strict: bool = True) -> None:
+        """Drops the actions fed back and not yet received; the state is then as of the last
+        one. With `strict` (the default), there must be some to skip."""
+        self._received += self._collect()
+        if not self._received:
+            if strict:
+                self._fail("There were no received actions to skip.")
+            return
+        self._state = self._received[-1]["state"]
+        self._received = []
+
+    def skip_in_flight_effects(self, strict: bool = True) -> None:
+        """Cancels every effect still running (timers, streams, requests in flight): the
+        requests it cancels need no assertion. With `strict` (the default), some must be
+        running. The actions they fed back before stay to be received."""
+        self._received += self._collect()
+        running = self._store.running_effects()
+        if not running:
+            if strict:
+                self._fail("There were no in-flight effects to skip.")
+            return
+        open_before = [r for r in self._requests if not r.finished]
+        self._store.cancel_effects()
+        self._received += self._collect()
+        for request in open_before:
+            if request.finished:
+                request.asserted = True
+
     def finish(self) -> None:
         """Fails if actions fed back were never received, requests were never asserted or are
         still waiting for an answer, or timers are still pending. The store stays open: its

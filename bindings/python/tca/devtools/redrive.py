@@ -25,7 +25,9 @@ from ..store import Store
 
 __all__ = ["Reduction", "Step", "Segment", "parse_journal", "redrive", "replay", "INPUTS"]
 
-INPUTS = ("send", "respond", "fail", "complete", "advance", "clock", "poll", "jump")
+INPUTS = (
+    "send", "respond", "fail", "complete", "advance", "clock", "poll", "jump", "cancelEffects",
+)
 """The keys of input lines; `request` and `cancelled` lines record what the store asked."""
 
 
@@ -146,6 +148,8 @@ class _Driver:
             self.clock_ns += ms * 1_000_000
         elif "clock" in line:
             self.move_to(line["clock"])
+        elif "cancelEffects" in line:
+            store.cancel_effects()
         if "at" in line:
             self.move_to(line["at"])
 
