@@ -13,7 +13,8 @@
 #
 # The training runs, against a library built with counters (in .build-pgo): the hot paths
 # (Benchmarks/c/hot_paths.c: an effect's round trip, a counter send, a todos toggle, and what
-# users' features run: matchscores' tab switch, a dice roll in pull mode with a manual clock),
+# users' features run: a round trip in pull mode, a send with the journal on, matchscores' tab
+# switch, a dice roll in pull mode with a manual clock),
 # then every row of the C bench and of the scale table, so that each path the bench measures is
 # counted.
 #
@@ -58,7 +59,7 @@ ${CC:-cc} -std=c99 -O2 -I"$root/include" "$root/Benchmarks/c/hot_paths.c" -o "$w
   -L"$work/lib" -l:libtca.so.0 -Wl,-rpath,"$work/lib"
 
 export LLVM_PROFILE_FILE="$work/run-%p.profraw"
-for path in roundtrip send toggle tab dice; do "$work/hot_paths" "$path" 20000; done
+for path in roundtrip pull send recsend toggle tab dice; do "$work/hot_paths" "$path" 20000; done
 # NB: the bench programs find the library through their run path; this one comes first.
 LD_LIBRARY_PATH="$work/lib" BENCH_SAMPLES=5 BENCH_SAMPLE_MS=20 "$root/build/bench/cbench" \
   > /dev/null
