@@ -153,6 +153,9 @@ public enum JournalReplay {
     replayOptions.requests = .queued
     replayOptions.answers = .anyThread
     replayOptions.record = true
+    // NB: shared values of its own: the journal has every change that came from outside
+    // (`shared` lines), and a replay must change no other store, nor read or write a file.
+    replayOptions.sharedRegistry = SharedRegistry(performsFileIO: false, asksHost: true)
     let made: any HostStore
     do throws(JSONError) {
       made = try header.state.withUnsafeBufferPointer { (state) throws(JSONError) in
@@ -265,6 +268,11 @@ public enum JournalReplay {
         throw .json(JSONError(.shape, "\"clock\" is not a number of nanoseconds"))
       }
       try store.moveClock(to: nanoseconds)
+    } else if case let .string(name)? = value["shared"] {
+      guard let key = SharedKey(description: name), let json = value["value"] else {
+        throw .json(JSONError(.shape, "a shared line needs a key (kind:name) and a \"value\""))
+      }
+      try store.applyShared(key, json: JSONWriter.write(json))
     } else if value["poll"] == nil {
       throw .json(JSONError(.shape, "not an input this library knows"))
     }

@@ -16,6 +16,10 @@ struct RecordingAccess: Sendable {
   /// An action's canonical JSON (decoded, then encoded).
   let canonicalAction: @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> [UInt8]
   let reductions: ReductionLog
+  /// Sets a shared key's value as a change from outside (a replayed `shared` line).
+  let applyShared: @Sendable (SharedKey, [UInt8]) throws(StoreError) -> Void
+  /// Sets what is told of each shared change the store takes from outside.
+  let observeShared: @Sendable (@escaping (SharedKey, [UInt8]) -> Void) -> Void
 }
 
 /// A store made with ``StoreOptions/record``, as the C bridge sees it.
@@ -66,6 +70,8 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   private let lock = PlainLock()
   private var entries: [Entry] = []
   private var nextSequence: UInt64 = 0
+  /// The inputs begun and not yet settled, oldest first (where a shared change goes).
+  private var inProgress: [UInt64] = []
   private var hostHandler: HostRequestHandler?
   /// Requests a replay left unanswered, for the host's first take or its handler.
   private var leftovers: [HostRequestInfo] = []
@@ -103,6 +109,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     // (else only when it is read): a recorded store's versions must not depend on when the host
     // reads them, for a replay, which reads after every input, to give the same ones.
     _ = try inner.subscribe { _ in }
+    access.observeShared { [weak self] key, json in self?.noteShared(key, json) }
   }
 
   // MARK: - The journal
@@ -167,6 +174,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
       }
     }
     entries.insert(entry, at: index)
+    inProgress.append(sequence)
     return sequence
   }
 
@@ -176,6 +184,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     let at: Int64? = access.clock == .real ? access.now().saturatingSubtract(origin) : nil
     lock.lock()
     defer { lock.unlock() }
+    inProgress.removeAll { $0 == sequence }
     guard let index = entries.lastIndex(where: { $0.sequence == sequence }) else { return }
     if failed {
       entries.remove(at: index)
@@ -205,6 +214,35 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     let sequence = nextSequence
     nextSequence &+= 1
     entries.append(Entry(sequence: sequence, line: line, isInput: false, version: nil, at: nil))
+  }
+
+  /// Journals a shared key's change the store took from outside (another store, a file): an
+  /// input line, `{"shared":"host:dice.history","value":[4,2]}`.
+  ///
+  /// NB: a store takes outside changes before the input of the call that finds them (they wait
+  /// in its inbox, which a call empties first): the line goes before the input in progress, if
+  /// any, so that a replay applies them in the same order.
+  private func noteShared(_ key: SharedKey, _ json: [UInt8]) {
+    var line = Array("{\"shared\":".utf8) + JournalFormat.string(key.description)
+    line += Array(",\"value\":".utf8) + JournalFormat.compact(json)
+    lock.lock()
+    defer { lock.unlock() }
+    let sequence = nextSequence
+    nextSequence &+= 1
+    let entry = Entry(sequence: sequence, line: line, isInput: true, version: nil, at: nil)
+    if let first = inProgress.first, let index = entries.firstIndex(where: { $0.sequence == first })
+    {
+      entries.insert(entry, at: index)
+    } else {
+      entries.append(entry)
+    }
+  }
+
+  /// Applies a replayed `shared` line, recording it.
+  func applyShared(_ key: SharedKey, json: [UInt8]) throws(StoreError) {
+    var line = Array("{\"shared\":".utf8) + JournalFormat.string(key.description)
+    line += Array(",\"value\":".utf8) + JournalFormat.compact(json)
+    try recording(line) { () throws(StoreError) in try access.applyShared(key, json) }
   }
 
   private func noteRequest(_ info: HostRequestInfo) {
@@ -494,10 +532,12 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
   if let trace = options.trace {
     store = Store(
       initialState: state, reducer: logged._printChanges(to: trace), clock: options.clock,
-      seed: seed)
+      seed: seed, withDependencies: options.sharedDependencies)
     store.setTrace(trace)
   } else {
-    store = Store(initialState: state, reducer: logged, clock: options.clock, seed: seed)
+    store = Store(
+      initialState: state, reducer: logged, clock: options.clock, seed: seed,
+      withDependencies: options.sharedDependencies)
   }
   store.setDelivery(requests: options.requests, answers: options.answers)
   let access = RecordingAccess(
@@ -512,7 +552,11 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
     canonicalAction: { (action) throws(JSONError) in
       try canonicalizeAction(action, coding: paths.coding)
     },
-    reductions: log)
+    reductions: log,
+    applyShared: { [store] (key, json) throws(StoreError) in
+      try store.applyShared(key, json: json)
+    },
+    observeShared: { [store] observer in store.observeShared(observer) })
   do throws(StoreError) {
     return try RecordingStore(
       inner: hosting(store, paths: paths), access: access, requests: options.requests)

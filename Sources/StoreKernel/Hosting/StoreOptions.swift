@@ -16,6 +16,9 @@ public struct StoreOptions: Sendable {
   /// Whether the store keeps a journal of its inputs (``RecordingStore``) and, when asked, the
   /// actions it reduces (``ReductionLog``). A recorded store without a seed picks one.
   public var record: Bool
+  /// The registry of shared values the store uses (nil: the process's). A replay gives its
+  /// store one of its own, so that it neither reads files nor changes the process's stores.
+  var sharedRegistry: SharedRegistry?
 
   public init(
     clock: StoreClock.Kind = .real, seed: UInt64? = nil, trace: TraceSink? = nil,

@@ -87,6 +87,9 @@ public final class TestStore<State: Equatable, Action> {
   ) where R.State == State, R.Action == Action {
     let clock = StoreClock(kind: .manual)
     var dependencies = Dependencies.test(clock: clock)
+    // NB: shared values of its own, in memory: a test sees no other store's, no file, and no
+    // `shared.load` request (its initial state holds the values it starts from).
+    dependencies[SharedRegistryKey.self] = SharedRegistry(performsFileIO: false, asksHost: false)
     withDependencies(&dependencies)
     dependencies.clock = clock
     let log = ReduceLog<State, Action>()
