@@ -19,7 +19,7 @@ struct RecordingAccess: Sendable {
   /// Sets a shared key's value as a change from outside (a replayed `shared` line).
   let applyShared: @Sendable (SharedKey, [UInt8]) throws(StoreError) -> Void
   /// Sets what is told of each shared change the store takes from outside.
-  let observeShared: @Sendable (@escaping (SharedKey, [UInt8]) -> Void) -> Void
+  let observeShared: @Sendable (@escaping (SharedKey, [UInt8], UInt64) -> Void) -> Void
 }
 
 /// A store made with ``StoreOptions/record``, as the C bridge sees it.
@@ -109,7 +109,9 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     // (else only when it is read): a recorded store's versions must not depend on when the host
     // reads them, for a replay, which reads after every input, to give the same ones.
     _ = try inner.subscribe { _ in }
-    access.observeShared { [weak self] key, json in self?.noteShared(key, json) }
+    access.observeShared { [weak self] key, json, before in
+      self?.noteShared(key, json, versionBefore: before)
+    }
   }
 
   // MARK: - The journal
@@ -221,8 +223,9 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   ///
   /// NB: a store takes outside changes before the input of the call that finds them (they wait
   /// in its inbox, which a call empties first): the line goes before the input in progress, if
-  /// any, so that a replay applies them in the same order.
-  private func noteShared(_ key: SharedKey, _ json: [UInt8]) {
+  /// any, so that a replay applies them in the same order. Taken outside any input (a poll of
+  /// a manual clock), it ends the inputs before it, which carry `versionBefore`.
+  private func noteShared(_ key: SharedKey, _ json: [UInt8], versionBefore: UInt64) {
     var line = Array("{\"shared\":".utf8) + JournalFormat.string(key.description)
     line += Array(",\"value\":".utf8) + JournalFormat.compact(json)
     lock.lock()
@@ -234,6 +237,12 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     {
       entries.insert(entry, at: index)
     } else {
+      let version = versionBefore &+ versionOffset.load(ordering: .acquiring)
+      for index in entries.indices.reversed() {
+        guard entries[index].isInput else { continue }
+        if entries[index].version != nil { break }
+        entries[index].version = version
+      }
       entries.append(entry)
     }
   }

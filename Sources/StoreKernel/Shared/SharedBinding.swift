@@ -19,7 +19,8 @@ final class SharedBinding<State, Action>: SharedScope, @unchecked Sendable {
   private let loaded = Guarded<[(key: SharedKey, value: any Sendable)]>.make([])
   /// Where a recording store writes the changes taken from outside (the journal's `shared`
   /// lines).
-  var observer: ((SharedKey, [UInt8]) -> Void)?
+  /// It is told the version the state had before the change (as last computed).
+  var observer: ((SharedKey, [UInt8], UInt64) -> Void)?
 
   /// The binding of `State`'s shared fields; nil when it has none.
   static func make(registry: SharedRegistry) -> SharedBinding? {
@@ -88,6 +89,7 @@ final class SharedBinding<State, Action>: SharedScope, @unchecked Sendable {
       guard generation != keys[index].seen, let value else { continue }
       keys[index].seen = generation
       let key = keys[index].key
+      let before = store.hot.pointee.version
       var json: [UInt8]?
       for (field, fieldKey) in zip(fields, fieldKeys) where fieldKey == key {
         _ = field.take(&store.hot.pointee.state, value)
@@ -95,7 +97,7 @@ final class SharedBinding<State, Action>: SharedScope, @unchecked Sendable {
       }
       store.hot.pointee.dirty = true
       store.hot.pointee.ranInCall += 1
-      if let json, let observer { observer(key, json) }
+      if let json, let observer { observer(key, json, before) }
     }
   }
 
