@@ -16,6 +16,10 @@ public struct StoreOptions: Sendable {
   /// Whether the store keeps a journal of its inputs (``RecordingStore``) and, when asked, the
   /// actions it reduces (``ReductionLog``). A recorded store without a seed picks one.
   public var record: Bool
+  /// Whether the store's shared fields (``Shared``) are its own, shared with no other store:
+  /// `.inMemory` keys start from the state's values, `.host` and `.fileStorage` keys still load
+  /// and save. For stores that must not see each other (tests running side by side).
+  public var isolatesSharedState = false
   /// The registry of shared values the store uses (nil: the process's). A replay gives its
   /// store one of its own, so that it neither reads files nor changes the process's stores.
   var sharedRegistry: SharedRegistry?

@@ -33,10 +33,13 @@ extension Store {
 }
 
 extension StoreOptions {
-  /// The dependencies' change that gives a store ``sharedRegistry``, if set.
+  /// The dependencies' change that gives a store ``sharedRegistry``, if set, or a registry of
+  /// its own (``isolatesSharedState``).
   @usableFromInline
   var sharedDependencies: (inout Dependencies) -> Void {
-    guard let registry = sharedRegistry else { return { _ in } }
+    let isolated = isolatesSharedState
+      ? SharedRegistry(performsFileIO: true, asksHost: true) : nil
+    guard let registry = sharedRegistry ?? isolated else { return { _ in } }
     return { $0[SharedRegistryKey.self] = registry }
   }
 }
