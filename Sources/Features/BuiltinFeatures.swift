@@ -24,7 +24,7 @@ public enum BuiltinFeatures {
       summary:
         "A dice roller: a 500 ms animated roll, history with undo and reset, a history screen.",
       requests: [.fireAndForget(Dice.hapticsRequest, payload: Dice.Haptic.self)]
-        + .sharedState([Int].self),
+        + HostRequestDeclaration.sharedState([Int].self),
       initialState: Dice.State(),
       reducer: Dice()
     ),
