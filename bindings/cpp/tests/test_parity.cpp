@@ -54,7 +54,8 @@ static void test_library() {
                 member(feature.initial_state, "count") == "0" && !feature.description.empty();
     }
     if (feature.name == "dice")
-      dice = feature.requests == std::vector<std::string>{"haptics.impact"};
+      dice = feature.requests ==
+             std::vector<std::string>{"haptics.impact", "shared.load", "shared.save"};
   }
   CHECK(counter && dice);
 
