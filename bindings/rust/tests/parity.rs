@@ -77,7 +77,7 @@ fn library() {
     assert_eq!(member(&counter.initial_state, "count"), "0");
     assert!(!counter.description.is_empty());
     let dice = features.iter().find(|f| f.name == "dice").expect("dice");
-    assert_eq!(dice.requests, vec!["haptics.impact".to_string()]);
+    assert_eq!(dice.requests, vec!["haptics.impact", "shared.load", "shared.save"]);
 
     // tca_feature_schema_n through tca::schema, tca_feature_schema through sys.
     let schema = tca::schema("counter").unwrap();
