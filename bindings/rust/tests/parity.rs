@@ -274,10 +274,12 @@ fn pull_and_clock() {
         .unwrap();
     assert_eq!(dice.next_deadline_ms(), None);
     dice.send(r#""rollButtonTapped""#).unwrap();
+    // NB: the history is shared state the host keeps: shared.load comes first.
     let taken = requests(&dice);
-    assert_eq!(taken.len(), 1);
+    assert_eq!(taken.len(), 2);
+    assert_eq!(taken[0].name, "shared.load");
     assert_eq!(
-        (taken[0].kind, taken[0].payload.as_str()),
+        (taken[1].kind, taken[1].payload.as_str()),
         (RequestKind::FireAndForget, r#"{"style":"medium"}"#)
     );
     assert!(dice.take_requests().unwrap().is_empty());
