@@ -26,7 +26,9 @@ public struct SharedKey: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Shared by every store of the process, in memory.
-  public static func inMemory(_ name: String) -> SharedKey { SharedKey(kind: .inMemory, name: name) }
+  public static func inMemory(_ name: String) -> SharedKey {
+    SharedKey(kind: .inMemory, name: name)
+  }
 
   /// Kept in the JSON file at `path` (see ``Kind/fileStorage``).
   public static func fileStorage(_ path: String) -> SharedKey {
