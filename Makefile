@@ -359,7 +359,14 @@ test-lua: $(LIB)
 	  grep -q "^followed [1-9][0-9]* patches; the kept state is the store's: true; JIT on$$" \
 	    $(LUA_BUILD)/love.out; \
 	  cp $(LUA_BUILD)/love-data/love/tca-dice/dice-roll.png $(LUA_BUILD)/dice-roll.png; \
-	  echo "== LÖVE dice ok: one roll played, screenshot in build/lua/dice-roll.png"; \
+	  $(LUA_ENV) TCA_AUTOPLAY=1 XDG_DATA_HOME=$(LUA_BUILD)/love-data timeout 120 \
+	    xvfb-run -a -s "-screen 0 640x480x24" love examples/love-dice > $(LUA_BUILD)/love2.out 2>&1 \
+	    || { cat $(LUA_BUILD)/love2.out; exit 1; }; \
+	  grep -q '^history loaded: \[5\]$$' $(LUA_BUILD)/love2.out; \
+	  grep -q '^final state: {"currentRoll":5,"isRolling":false,"rollHistory":\[5,5\],' \
+	    $(LUA_BUILD)/love2.out; \
+	  echo "== LÖVE dice ok: one roll played, screenshot in build/lua/dice-roll.png; a second run"; \
+	  echo "   starts from the first one's history (dice-history.json in its save directory)"; \
 	else [ $$? = 1 ]; fi
 
 DOTNET_BUILD := $(CURDIR)/$(BUILD)/dotnet

@@ -23,7 +23,8 @@ public enum BuiltinFeatures {
       name: "dice",
       summary:
         "A dice roller: a 500 ms animated roll, history with undo and reset, a history screen.",
-      requests: [.fireAndForget(Dice.hapticsRequest, payload: Dice.Haptic.self)],
+      requests: [.fireAndForget(Dice.hapticsRequest, payload: Dice.Haptic.self)]
+        + HostRequestDeclaration.sharedState([Int].self),
       initialState: Dice.State(),
       reducer: Dice()
     ),

@@ -152,12 +152,18 @@ public final class Store<State, Action>: @unchecked Sendable {
     clock: StoreClock,
     dependencies: Dependencies
   ) {
+    // NB: the state's shared fields take their keys' values before version 0 (docs/kernel.md,
+    // "Shared state"); a state without any costs a lookup here.
+    var initialState = initialState
+    let shared = SharedBinding<State, Action>.make(registry: dependencies[SharedRegistryKey.self])
+    shared?.bind(&initialState)
     self.hot = .allocate(capacity: 1)
     hot.initialize(to: Hot(state: initialState, snapshot: isEqual == nil ? nil : initialState))
     self.reducer = reduce
     self.isEqual = isEqual
     self.core = StoreCore(clock: clock)
     self.dependencyBox = DependencyBox(dependencies)
+    shared?.attach(to: self)
   }
 
   deinit {
@@ -322,7 +328,11 @@ public final class Store<State, Action>: @unchecked Sendable {
   /// answers applied, effect jobs run. 0 from inside the store or after ``close()``.
   @discardableResult
   public func poll() -> Int {
-    hold { drain() } ?? 0
+    hold {
+      // NB: a `.fileStorage` file changed by another process is noticed here.
+      dependencyBox.sharedScope?.checkFiles()
+      return drain()
+    } ?? 0
   }
 
   /// Moves a manual clock forward by `duration`, firing due timers in deadline order, each

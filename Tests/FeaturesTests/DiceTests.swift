@@ -37,7 +37,7 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
   store.receive(.internal(.rollCompleted(face))) {
     $0.isRolling = false
     $0.currentRoll = face
-    $0.rollHistory = [face]
+    $0.$rollHistory.withLock { $0 = [face] }
   }
   store.finish()
 }
@@ -54,7 +54,7 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
   store.receive(.internal(.rollCompleted(face))) {
     $0.isRolling = false
     $0.currentRoll = face
-    $0.rollHistory = [face]
+    $0.$rollHistory.withLock { $0 = [face] }
   }
   store.advance(by: .seconds(1))
   store.finish()
@@ -70,7 +70,7 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
     store.receive(.internal(.rollCompleted(face))) {
       $0.isRolling = false
       $0.currentRoll = face
-      $0.rollHistory.insert(face, at: 0)
+      $0.$rollHistory.withLock { $0.insert(face, at: 0) }
     }
   }
   #expect(store.state.rollHistory == rolled.reversed())
@@ -82,11 +82,11 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
 @Test func undoRemovesTheLastRollAndShowsTheOneBefore() {
   let store = diceStore(Dice.State(currentRoll: 3, rollHistory: [3, 5]))
   store.send(.view(.undoLastRoll)) {
-    $0.rollHistory = [5]
+    $0.$rollHistory.withLock { $0 = [5] }
     $0.currentRoll = 5
   }
   store.send(.view(.undoLastRoll)) {
-    $0.rollHistory = []
+    $0.$rollHistory.withLock { $0 = [] }
     $0.currentRoll = nil
   }
   store.send(.view(.undoLastRoll))
@@ -96,7 +96,7 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
 @Test func resetClearsTheHistory() {
   let store = diceStore(Dice.State(currentRoll: 2, rollHistory: [2, 6, 1]))
   store.send(.view(.resetHistory)) {
-    $0.rollHistory = []
+    $0.$rollHistory.withLock { $0 = [] }
     $0.currentRoll = nil
   }
   store.finish()
@@ -109,7 +109,7 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
   store.advance(by: .milliseconds(250))
   store.send(.view(.resetHistory)) {
     $0.isRolling = false
-    $0.rollHistory = []
+    $0.$rollHistory.withLock { $0 = [] }
     $0.currentRoll = nil
   }
   store.advance(by: .seconds(1))
@@ -122,7 +122,7 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
   store.receive(.internal(.rollCompleted(face))) {
     $0.isRolling = false
     $0.currentRoll = face
-    $0.rollHistory = [face]
+    $0.$rollHistory.withLock { $0 = [face] }
   }
   store.finish()
 }
@@ -134,7 +134,7 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
   store.send(.internal(.rollCompleted(.min)))
   store.send(.internal(.rollCompleted(6))) {
     $0.currentRoll = 6
-    $0.rollHistory = [6]
+    $0.$rollHistory.withLock { $0 = [6] }
   }
   store.finish()
 }
@@ -170,17 +170,17 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
   store.receive(.internal(.rollCompleted(face))) {
     $0.isRolling = false
     $0.currentRoll = face
-    $0.rollHistory = [face, 1]
+    $0.$rollHistory.withLock { $0 = [face, 1] }
     $0.destination = history([face, 1])
   }
   store.send(.view(.undoLastRoll)) {
     $0.currentRoll = 1
-    $0.rollHistory = [1]
+    $0.$rollHistory.withLock { $0 = [1] }
     $0.destination = history([1])
   }
   store.send(.view(.resetHistory)) {
     $0.currentRoll = nil
-    $0.rollHistory = []
+    $0.$rollHistory.withLock { $0 = [] }
     $0.destination = history([])
   }
   store.finish()
@@ -201,7 +201,7 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
   store.send(.alert(.presented(.confirmReset))) {
     $0.alert = nil
     $0.currentRoll = nil
-    $0.rollHistory = []
+    $0.$rollHistory.withLock { $0 = [] }
   }
   // No alert showing: its buttons do nothing.
   store.send(.alert(.presented(.confirmReset)))
@@ -308,7 +308,33 @@ private func history(_ rolls: [Int]) -> Dice.Destination.State {
   #expect(try host.get("/rollHistory") == "[\(rolled[0])]")
   try host.send(#""resetHistory""#)
   #expect(try host.get("/currentRoll") == "null")
-  #expect(host.requests.count == 2)
+  #expect(host.requests.filter { $0.name == "haptics.impact" }.count == 2)
+  // The history is the host's: loaded at the first turn, saved after each change.
+  #expect(host.requests.first?.name == "shared.load")
+  #expect(
+    host.requests.first.map { String(decoding: $0.payload, as: UTF8.self) }
+      == #"{"key":"dice.history"}"#)
+  let saves = host.requests.filter { $0.name == "shared.save" }.map {
+    String(decoding: $0.payload, as: UTF8.self)
+  }
+  #expect(
+    saves == [
+      #"{"key":"dice.history","value":[\#(rolled[0])]}"#,
+      #"{"key":"dice.history","value":[\#(rolled[1]),\#(rolled[0])]}"#,
+      #"{"key":"dice.history","value":[\#(rolled[0])]}"#,
+      #"{"key":"dice.history","value":[]}"#,
+    ])
+}
+
+@Test func theDiceHistoryComesFromTheHost() throws {
+  let host = try HostHarness("dice")
+  try host.send(#""undoLastRoll""#)
+  let load = try host.lastRequest("shared.load")
+  try host.respond(load.id, "[6,2]")
+  #expect(try host.get("/rollHistory") == "[6,2]")
+  #expect(try host.get("/lastFiveRolls") == "[6,2]")
+  try host.send(#""undoLastRoll""#)
+  #expect(try host.get("/rollHistory") == "[2]")
 }
 
 @Test func diceActionErrorsNameThePlaceInTheFormTheHostMeant() throws {

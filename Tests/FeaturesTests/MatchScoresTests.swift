@@ -341,20 +341,20 @@ private func matchScoresStore(
 
 @Test func favoritesAreToggledOnTeamsAndRemovedFromTheirTab() {
   let store = matchScoresStore(MatchScores.State(teamList: loaded([hawks, celtics, nets])))
-  store.send(.favoriteButtonTapped(2)) { $0.favorites.teams = [celtics] }
-  store.send(.favoriteButtonTapped(1)) { $0.favorites.teams = [celtics, hawks] }
-  store.send(.favoriteButtonTapped(2)) { $0.favorites.teams = [hawks] }
+  store.send(.favoriteButtonTapped(2)) { $0.favorites.$teams.withLock { $0 = [celtics] } }
+  store.send(.favoriteButtonTapped(1)) { $0.favorites.$teams.withLock { $0 = [celtics, hawks] } }
+  store.send(.favoriteButtonTapped(2)) { $0.favorites.$teams.withLock { $0 = [hawks] } }
   // A team that is not loaded cannot be starred.
   store.send(.favoriteButtonTapped(99))
-  store.send(.favorites(.removeButtonTapped(1))) { $0.favorites.teams = [] }
+  store.send(.favorites(.removeButtonTapped(1))) { $0.favorites.$teams.withLock { $0 = [] } }
   store.send(.favorites(.removeButtonTapped(1)))
   // A starred team stays starred when the list reloads without it, and can still be unstarred.
-  store.send(.favoriteButtonTapped(3)) { $0.favorites.teams = [nets] }
+  store.send(.favoriteButtonTapped(3)) { $0.favorites.$teams.withLock { $0 = [nets] } }
   store.send(.teamList(.pageLoaded(page: 1, response: PageResponse(data: [hawks])))) {
     $0.teamList.items = [hawks]
     $0.teamList.totalPages = 1
   }
-  store.send(.favoriteButtonTapped(3)) { $0.favorites.teams = [] }
+  store.send(.favoriteButtonTapped(3)) { $0.favorites.$teams.withLock { $0 = [] } }
   store.finish()
 }
 

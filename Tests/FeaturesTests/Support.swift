@@ -12,7 +12,10 @@ final class HostHarness: Sendable {
 
   init(_ feature: String, state: String? = nil, seed: UInt64 = 1) throws {
     let descriptor = try #require(BuiltinFeatures.all.first { $0.name == feature })
-    let options = StoreOptions(clock: .manual, seed: seed)
+    var options = StoreOptions(clock: .manual, seed: seed)
+    // NB: tests run side by side: each store's shared state (the dice history, the favorites)
+    // is its own.
+    options.isolatesSharedState = true
     if let state {
       store = try Array(state.utf8).withUnsafeBufferPointer { (buffer) throws(JSONError) in
         try descriptor.makeStore(state: buffer, options: options)

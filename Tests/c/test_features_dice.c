@@ -23,20 +23,25 @@ static void test_a_roll(void) {
   CHECK(state_is(store, "{\"currentRoll\":null,\"isRolling\":false,\"rollHistory\":[],"));
 
   CHECK_STATUS(tca_store_send(store, "\"rollButtonTapped\""), TCA_OK);
+  /* At the first turn, the history is asked of the host (shared state, key dice.history). */
+  CHECK(strcmp(host.names[0], "shared.load") == 0);
+  CHECK(strcmp(host.payloads[0], "{\"key\":\"dice.history\"}") == 0);
+  CHECK(host.kinds[0] == TCA_REQUEST_ONE_SHOT);
+  CHECK_STATUS(tca_store_respond(store, host.ids[0], "null"), TCA_OK);
   /* At once: the haptic, the animation; the roll waits on the clock. */
-  CHECK(host.requests == 1);
-  CHECK(strcmp(host.names[0], "haptics.impact") == 0);
-  CHECK(strcmp(host.payloads[0], "{\"style\":\"medium\"}") == 0);
-  CHECK(host.kinds[0] == TCA_REQUEST_FIRE_AND_FORGET);
+  CHECK(host.requests == 2);
+  CHECK(strcmp(host.names[1], "haptics.impact") == 0);
+  CHECK(strcmp(host.payloads[1], "{\"style\":\"medium\"}") == 0);
+  CHECK(host.kinds[1] == TCA_REQUEST_FIRE_AND_FORGET);
   CHECK(value_is(store, "/isRolling", "true"));
   CHECK(value_is(store, "/rollAnimationAngle", "360"));
   CHECK(tca_store_next_deadline_ms(store) == 500);
   /* A fire-and-forget request takes no answer. */
-  CHECK_STATUS(tca_store_respond(store, host.ids[0], "{}"), TCA_ERR_REQUEST_FINISHED);
+  CHECK_STATUS(tca_store_respond(store, host.ids[1], "{}"), TCA_ERR_REQUEST_FINISHED);
 
   /* Tapping again while rolling does nothing. */
   CHECK_STATUS(tca_store_send(store, "{\"view\":\"rollButtonTapped\"}"), TCA_OK);
-  CHECK(host.requests == 1);
+  CHECK(host.requests == 2);
 
   CHECK_STATUS(tca_store_advance(store, 499), TCA_OK);
   CHECK(value_is(store, "/isRolling", "true"));
@@ -44,15 +49,28 @@ static void test_a_roll(void) {
   CHECK(value_is(store, "/isRolling", "false"));
   CHECK(value_is(store, "/currentRoll", "5"));
   CHECK(value_is(store, "/rollHistory", "[5]"));
+  /* The host is asked to save the history. */
+  CHECK(last_request(&host, "shared.save") == 2);
+  CHECK(strcmp(host.payloads[2], "{\"key\":\"dice.history\",\"value\":[5]}") == 0);
+  CHECK(host.kinds[2] == TCA_REQUEST_FIRE_AND_FORGET);
   CHECK(tca_store_next_deadline_ms(store) == -1);
   tca_store_free(store);
+}
+
+static int count_named(const feature_host *host, const char *name) {
+  int count = 0;
+  for (int i = 0; i < host->requests && i < HOST_MAX; i++) {
+    if (strcmp(host->names[i], name) == 0) count++;
+  }
+  return count;
 }
 
 static void test_history_undo_reset(void) {
   feature_host host;
   tca_store *store = feature_store("dice", NULL, 7, &host);
   for (int i = 0; i < 7; i++) roll(store);
-  CHECK(host.requests == 7);
+  CHECK(count_named(&host, "haptics.impact") == 7);
+  CHECK(count_named(&host, "shared.save") == 7);
   CHECK(value_is(store, "/rollHistory", "[1,6,6,6,6,2,5]"));
   CHECK(value_is(store, "/lastFiveRolls", "[1,6,6,6,6]"));
   CHECK(value_is(store, "/currentRoll", "1"));
@@ -166,10 +184,11 @@ static void test_snapshots_and_bad_input(void) {
   tca_store_free(restored);
   tca_string_free(snapshot);
 
-  /* A partial snapshot: the other fields take their defaults. */
+  /* A partial snapshot: the other fields take their defaults. The history is shared: while
+   * another store holds it, a new store takes its value, not the snapshot's. */
   tca_store *partial = feature_store("dice", "{\"rollHistory\":[3,4],\"lastFiveRolls\":[9]}", 1,
                                      &other_host);
-  CHECK(value_is(partial, "/lastFiveRolls", "[3,4]"));
+  CHECK(value_is(partial, "/lastFiveRolls", "[5]"));
   CHECK(value_is(partial, "/currentRoll", "null"));
   tca_store_free(partial);
   tca_store *bad = NULL;

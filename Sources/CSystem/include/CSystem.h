@@ -123,5 +123,6 @@ static inline __attribute__((noinline)) uintptr_t csystem_stack_address(void) {
 
 #include "CallGuard.h"
 #include "Devtools.h"
+#include "CSystemFiles.h"
 
 #endif

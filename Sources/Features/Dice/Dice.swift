@@ -25,8 +25,10 @@ public struct Dice: Reducer, Sendable {
     public var currentRoll: Int?
     /// From the tap until the roll lands: the view animates, the button is disabled.
     public var isRolling: Bool
-    /// Every roll, newest first.
-    public var rollHistory: [Int]
+    /// Every roll, newest first: shared state the host keeps between runs (the requests
+    /// `shared.load` at the store's first turn and `shared.save` after each change, key
+    /// `dice.history`; docs/features.md). Change it with `$rollHistory.withLock { … }`.
+    @Shared(Dice.historyKey) public var rollHistory: [Int] = []
     /// Turns by 360 at each roll's start: drives the rotation animation.
     public var rollAnimationAngle: Double
     /// The screen presented over the roller, if any.
@@ -41,7 +43,7 @@ public struct Dice: Reducer, Sendable {
     ) {
       self.currentRoll = currentRoll
       self.isRolling = isRolling
-      self.rollHistory = rollHistory
+      self._rollHistory = Shared(value: rollHistory, Dice.historyKey)
       self.rollAnimationAngle = rollAnimationAngle
       self.destination = destination
       self.alert = alert
@@ -60,7 +62,9 @@ public struct Dice: Reducer, Sendable {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       currentRoll = try container.decodeIfPresent(Int.self, forKey: .currentRoll)
       isRolling = try container.decodeIfPresent(Bool.self, forKey: .isRolling) ?? false
-      rollHistory = try container.decodeIfPresent([Int].self, forKey: .rollHistory) ?? []
+      _rollHistory = Shared(
+        value: try container.decodeIfPresent([Int].self, forKey: .rollHistory) ?? [],
+        Dice.historyKey)
       rollAnimationAngle =
         try container.decodeIfPresent(Double.self, forKey: .rollAnimationAngle) ?? 0
       destination = try container.decodeIfPresent(Destination.State.self, forKey: .destination)
@@ -155,6 +159,9 @@ public struct Dice: Reducer, Sendable {
   /// The host request for haptic feedback (fire-and-forget).
   public static let hapticsRequest = "haptics.impact"
 
+  /// Where the roll history is kept: by the host (a game saves it next to its saves).
+  public static let historyKey = SharedKey.host("dice.history")
+
   /// The payload of ``hapticsRequest``: `{"style":"medium"}`.
   public struct Haptic: Equatable, Codable, Sendable {
     public var style: String
@@ -186,13 +193,13 @@ public struct Dice: Reducer, Sendable {
 
       case .view(.undoLastRoll):
         guard !state.rollHistory.isEmpty else { return .none }
-        state.rollHistory.removeFirst()
+        state.$rollHistory.withLock { _ = $0.removeFirst() }
         state.currentRoll = state.rollHistory.first
         state.syncPresentedHistory()
         return .none
 
       case .view(.resetHistory), .alert(.presented(.confirmReset)):
-        state.rollHistory = []
+        state.$rollHistory.withLock { $0 = [] }
         state.currentRoll = nil
         state.isRolling = false
         state.syncPresentedHistory()
@@ -213,7 +220,7 @@ public struct Dice: Reducer, Sendable {
         guard (1...6).contains(result) else { return .none }
         state.isRolling = false
         state.currentRoll = result
-        state.rollHistory.insert(result, at: 0)
+        state.$rollHistory.withLock { $0.insert(result, at: 0) }
         state.syncPresentedHistory()
         return .none
 

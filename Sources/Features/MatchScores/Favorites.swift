@@ -5,15 +5,21 @@ import StoreKernel
 /// (``MatchScores/Action/favoriteButtonTapped(_:)``); this tab can remove them too.
 public struct Favorites: Reducer, Sendable {
   public struct State: Equatable, Codable, Sendable {
-    public var teams: IdentifiedArrayOf<Team>
+    /// Shared by every match-scores store of the process (key `matchscores.favorites`): a team
+    /// starred in one window is starred in the others. Change it with `$teams.withLock { … }`.
+    @Shared(Favorites.teamsKey) public var teams: IdentifiedArrayOf<Team> = []
 
-    public init(teams: IdentifiedArrayOf<Team> = []) { self.teams = teams }
+    public init(teams: IdentifiedArrayOf<Team> = []) {
+      _teams = Shared(value: teams, Favorites.teamsKey)
+    }
 
     enum CodingKeys: String, CodingKey { case teams }
 
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      teams = try container.decodeIfPresent(IdentifiedArrayOf<Team>.self, forKey: .teams) ?? []
+      _teams = Shared(
+        value: try container.decodeIfPresent(IdentifiedArrayOf<Team>.self, forKey: .teams) ?? [],
+        Favorites.teamsKey)
     }
   }
 
@@ -22,12 +28,15 @@ public struct Favorites: Reducer, Sendable {
     case removeButtonTapped(Int)
   }
 
+  /// Where the favorites live: in memory, shared by the process's match-scores stores.
+  public static let teamsKey = SharedKey.inMemory("matchscores.favorites")
+
   public init() {}
 
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case let .removeButtonTapped(id):
-      state.teams.remove(id: id)
+      state.$teams.withLock { _ = $0.remove(id: id) }
       return .none
     }
   }

@@ -120,10 +120,10 @@ public struct MatchScores: Reducer, Sendable {
         return .none
 
       case let .favoriteButtonTapped(id):
-        if state.favorites.teams.remove(id: id) == nil,
-          let team = state.teamList.items[id: id]
-        {
-          state.favorites.teams.append(team)
+        let team = state.teamList.items[id: id]
+        guard team != nil || state.favorites.teams[id: id] != nil else { return .none }
+        state.favorites.$teams.withLock { teams in
+          if teams.remove(id: id) == nil, let team { teams.append(team) }
         }
         return .none
 

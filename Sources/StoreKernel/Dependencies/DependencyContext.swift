@@ -17,6 +17,8 @@ final class DependencyBox: @unchecked Sendable {
   /// global's check (in the box, whose malloc chunk had room for it; in the store it cost 16
   /// bytes per store).
   @usableFromInline let key = DependencyContext.key
+  /// The store's shared fields (nil: it has none), which `Shared.withLock` tells of a change.
+  var sharedScope: SharedScope?
 
   init(_ dependencies: Dependencies, store: ObjectIdentifier? = nil) {
     self.dependencies = dependencies

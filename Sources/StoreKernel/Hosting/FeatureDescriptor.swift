@@ -93,11 +93,12 @@ public struct FeatureDescriptor: Sendable {
       if let trace = options.trace {
         store = Store(
           initialState: state, reducer: reducer._printChanges(to: trace),
-          clock: options.clock, seed: options.seed)
+          clock: options.clock, seed: options.seed, withDependencies: options.sharedDependencies)
         store.setTrace(trace)
       } else {
         store = Store(
-          initialState: state, reducer: reducer, clock: options.clock, seed: options.seed)
+          initialState: state, reducer: reducer, clock: options.clock, seed: options.seed,
+          withDependencies: options.sharedDependencies)
       }
       store.setDelivery(requests: options.requests, answers: options.answers)
       return hosting(store, paths: paths)

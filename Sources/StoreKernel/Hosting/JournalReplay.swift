@@ -178,6 +178,9 @@ public enum JournalReplay {
     replayOptions.record = true
     let all = lines(journal)
     let checkpoint = try Self.checkpoint(in: all, to: version)
+    // NB: shared values of its own: the journal has every change that came from outside
+    // (`shared` lines), and a replay must change no other store, nor read or write a file.
+    replayOptions.sharedRegistry = SharedRegistry(performsFileIO: false, asksHost: true)
     let made: any HostStore
     do throws(JSONError) {
       made = try (checkpoint?.state ?? header.state).withUnsafeBufferPointer {
@@ -358,6 +361,11 @@ public enum JournalReplay {
       }
     } else if value["cancelEffects"] != nil {
       _ = try store.cancelEffects()
+    } else if case let .string(name)? = value["shared"] {
+      guard let key = SharedKey(description: name), let json = value["value"] else {
+        throw .json(JSONError(.shape, "a shared line needs a key (kind:name) and a \"value\""))
+      }
+      try store.applyShared(key, json: JSONWriter.write(json))
     } else if value["poll"] == nil {
       throw .json(JSONError(.shape, "not an input this library knows"))
     }

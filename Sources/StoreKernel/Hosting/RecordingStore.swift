@@ -23,6 +23,10 @@ struct RecordingAccess: Sendable {
   let limit: UInt64
   /// The date the feature reads, journaled.
   let date: JournalDate
+  /// Sets a shared key's value as a change from outside (a replayed `shared` line).
+  let applyShared: @Sendable (SharedKey, [UInt8]) throws(StoreError) -> Void
+  /// Sets what is told of each shared change the store takes from outside.
+  let observeShared: @Sendable (@escaping (SharedKey, [UInt8], UInt64) -> Void) -> Void
 }
 
 /// A store made with ``StoreOptions/record``, as the C bridge sees it.
@@ -69,6 +73,8 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   private var folds: JournalFolds?
   /// Whether a replay left requests for the host (read without the lock by every input).
   private let hasLeftovers = Atomic<Bool>(false)
+  /// The inputs begun and not yet settled, oldest first (where a shared change goes).
+  private var inProgress: [UInt64] = []
   private var hostHandler: HostRequestHandler?
   /// Requests a replay left unanswered, for the host's first take or its handler.
   private var leftovers: [HostRequestInfo] = []
@@ -120,6 +126,9 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     // its version (``noteRead()``), and after every input a replay gives. A subscriber brought
     // the version up to date at the end of every call, at twice a send's cost
     // (docs/benchmarks.md, "The journal").
+    access.observeShared { [weak self] key, json, before in
+      self?.noteShared(key, json, versionBefore: before)
+    }
   }
 
   // MARK: - The journal
@@ -229,6 +238,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     }
     entries.insert(entry, at: index)
     folds?.inserted(at: index)
+    inProgress.append(sequence)
     return sequence
   }
 
@@ -238,6 +248,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   private func settle(_ sequence: UInt64, failed: Bool) {
     let at = access.clock == .real ? access.now().saturatingSubtract(origin) : JournalLines.noTime
     lock.lock()
+    inProgress.removeAll { $0 == sequence }
     var index = entries.count
     while index > 0 {
       index -= 1
@@ -415,6 +426,42 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   func replayDate(_ milliseconds: Int64) {
     access.date.replay(milliseconds)
     note(Array("{\"date\":\(milliseconds)".utf8))
+  }
+
+  /// Journals a shared key's change the store took from outside (another store, a file): an
+  /// input line, `{"shared":"host:dice.history","value":[4,2]}`.
+  ///
+  /// NB: a store takes outside changes before the input of the call that finds them (they wait
+  /// in its inbox, which a call empties first): the line goes before the input in progress, if
+  /// any, so that a replay applies them in the same order. Taken outside any input (a poll of
+  /// a manual clock), it ends the inputs before it, which carry `versionBefore`.
+  private func noteShared(_ key: SharedKey, _ json: [UInt8], versionBefore: UInt64) {
+    lock.lock()
+    defer { lock.unlock() }
+    let sequence = nextSequence
+    nextSequence &+= 1
+    let start = entries.write {
+      $0 += Array("{\"shared\":".utf8) + JournalFormat.string(key.description)
+      $0 += Array(",\"value\":".utf8) + JournalFormat.compact(json)
+    }
+    let entry = Entry(start: start, end: entries.end, sequence: sequence, isInput: true)
+    if let first = inProgress.first,
+      let index = entries.records.firstIndex(where: { $0.sequence == first })
+    {
+      entries.insert(entry, at: index)
+      folds?.inserted(at: index)
+    } else {
+      fill(versionBefore &+ versionOffset.load(ordering: .acquiring), before: sequence)
+      entries.insert(entry, at: entries.count)
+    }
+  }
+
+
+  /// Applies a replayed `shared` line, recording it.
+  func applyShared(_ key: SharedKey, json: [UInt8]) throws(StoreError) {
+    var line = Array("{\"shared\":".utf8) + JournalFormat.string(key.description)
+    line += Array(",\"value\":".utf8) + JournalFormat.compact(json)
+    try recording(line) { () throws(StoreError) in try access.applyShared(key, json) }
   }
 
   private func noteRequest(_ info: HostRequestInfo) {
@@ -765,12 +812,18 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
   if let trace = options.trace {
     store = Store(
       initialState: state, reducer: logged._printChanges(to: trace), clock: options.clock,
-      seed: seed, withDependencies: { $0.date = date.generator })
+      seed: seed, withDependencies: {
+        $0.date = date.generator
+        options.sharedDependencies(&$0)
+      })
     store.setTrace(trace)
   } else {
     store = Store(
       initialState: state, reducer: logged, clock: options.clock, seed: seed,
-      withDependencies: { $0.date = date.generator })
+      withDependencies: {
+        $0.date = date.generator
+        options.sharedDependencies(&$0)
+      })
   }
   store.setDelivery(requests: options.requests, answers: options.answers)
   let access = RecordingAccess(
@@ -788,7 +841,11 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
     reductions: log,
     position: { [store] in store.journalPosition() },
     restore: { [store] position in store.restore(position) },
-    limit: options.recordLimit, date: date)
+    limit: options.recordLimit, date: date,
+    applyShared: { [store] (key, json) throws(StoreError) in
+      try store.applyShared(key, json: json)
+    },
+    observeShared: { [store] observer in store.observeShared(observer) })
   do throws(StoreError) {
     return try RecordingStore(
       inner: hosting(store, paths: paths), access: access, requests: options.requests,

@@ -19,6 +19,13 @@ public struct StoreOptions: Sendable {
   /// How many journal lines a recorded store keeps (0: all); older ones fold into a checkpoint
   /// (docs/wire-format.md, "Checkpoints").
   public var recordLimit: UInt64
+  /// Whether the store's shared fields (``Shared``) are its own, shared with no other store:
+  /// `.inMemory` keys start from the state's values, `.host` and `.fileStorage` keys still load
+  /// and save. For stores that must not see each other (tests running side by side).
+  public var isolatesSharedState = false
+  /// The registry of shared values the store uses (nil: the process's). A replay gives its
+  /// store one of its own, so that it neither reads files nor changes the process's stores.
+  var sharedRegistry: SharedRegistry?
 
   public init(
     clock: StoreClock.Kind = .real, seed: UInt64? = nil, trace: TraceSink? = nil,

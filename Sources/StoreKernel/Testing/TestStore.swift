@@ -94,6 +94,9 @@ public final class TestStore<State: Equatable, Action> {
         TestFailure(
           message: message, fileID: fileID, filePath: filePath, line: line, column: column))
     }
+    // NB: shared values of its own, in memory: a test sees no other store's, no file, and no
+    // `shared.load` request (its initial state holds the values it starts from).
+    dependencies[SharedRegistryKey.self] = SharedRegistry(performsFileIO: false, asksHost: false)
     withDependencies(&dependencies)
     let log = ReduceLog<State, Action>()
     let marker = self.marker

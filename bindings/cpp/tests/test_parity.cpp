@@ -54,7 +54,8 @@ static void test_library() {
                 member(feature.initial_state, "count") == "0" && !feature.description.empty();
     }
     if (feature.name == "dice")
-      dice = feature.requests == std::vector<std::string>{"haptics.impact"};
+      dice = feature.requests ==
+             std::vector<std::string>{"haptics.impact", "shared.load", "shared.save"};
   }
   CHECK(counter && dice);
 
@@ -224,9 +225,11 @@ static void test_pull_and_clock() {
   tca::Store dice("dice", tca::Options().queued().manual_clock().seed(7));
   CHECK(dice.next_deadline_ms() == -1);
   dice.send(R"("rollButtonTapped")");
+  // NB: the history is shared state the host keeps: shared.load comes first.
   std::vector<tca::Request> taken = dice.take_requests();
-  CHECK(taken.size() == 1 && taken[0].kind == tca::RequestKind::fire_and_forget &&
-        taken[0].payload == R"({"style":"medium"})");
+  CHECK(taken.size() == 2 && taken[0].name == "shared.load" &&
+        taken[1].kind == tca::RequestKind::fire_and_forget &&
+        taken[1].payload == R"({"style":"medium"})");
   CHECK(dice.take_requests().empty());
   CHECK(dice.next_deadline_ms() == 500);
   dice.advance(499);

@@ -22,6 +22,10 @@ library tells it each action it reduced, with its origin and the state after it
 (`tca_store_take_reductions`), and compares actions in their canonical form
 (`tca_canonical_action`), so any form the store accepts may be given.
 
+Shared state (`@Shared`, docs/kernel.md): a shared field is state, asserted as any other. The
+store's `shared.load` requests are answered `null` (the initial state holds the values a test
+starts from), and its `shared.save` payloads are kept in `store.shared_saves`, not asserted.
+
 For property tests, `random_action(tca.schema(feature), rng, seen=store.state)` makes an action
 of a feature at random from its schema (docs/schema.md), often naming ids the state has;
 `random_value(document, subschema, rng)` makes any value a schema allows (a request's answer).
@@ -119,6 +123,8 @@ class TestStore:
         self._state: Any = self._store.snapshot()
         self._received: List[Dict[str, Any]] = []
         self._requests: List[TestRequest] = []
+        #: The payloads of the `shared.save` requests the store made, oldest first.
+        self.shared_saves: List[Any] = []
 
     # ---- the state and the store -------------------------------------------------------------
 
@@ -301,6 +307,13 @@ class TestStore:
                 for request in self._requests:
                     if request.id == notice["cancelled"]:
                         request.finished = True
+            elif notice["name"] == "shared.load":
+                # NB: shared state (docs/kernel.md, "Shared state"): as in Swift, a test store
+                # starts from the values its initial state holds. The load is answered `null`
+                # (nothing saved), which changes nothing.
+                self._store.respond(notice["id"], None)
+            elif notice["name"] == "shared.save":
+                self.shared_saves.append(notice["payload"])
             else:
                 self._requests.append(
                     TestRequest(

@@ -217,7 +217,7 @@ def test_features_lists_the_requests():
         "matchScores.fetchPlayers",
         "matchScores.fetchTeamGames",
     ]
-    assert features["dice"]["requests"] == ["haptics.impact"]
+    assert features["dice"]["requests"] == ["haptics.impact", "shared.load", "shared.save"]
     assert features["todos"]["requests"] == []
     assert features["matchscores"]["initialState"]["selectedTab"] == "teams"
     assert features["matchscores"]["initialState"]["path"] == {"elements": [], "nextID": 0}

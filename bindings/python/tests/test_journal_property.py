@@ -69,6 +69,9 @@ def answer(rng, name, payload):
     """A good answer to a request (bytes are sent as they are)."""
     if name == "numberFact.fetch":
         return f"{payload} is a number ({rng.randrange(100)})."
+    if name == "shared.load":
+        # The dice history the host kept (shared state), or none.
+        return rng.choice([None, [rng.randint(1, 6) for _ in range(rng.randrange(4))]])
     pages = PAGES[name]
     page = payload.get("page", 1) if isinstance(payload, dict) else 1
     return (FIXTURES / pages[min(page, len(pages)) - 1]).read_bytes()

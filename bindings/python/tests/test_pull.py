@@ -88,9 +88,12 @@ def test_fail_and_answers_from_another_thread(queued):
 def test_fire_and_forget_requests_are_queued_too():
     with tca.Store("dice", clock="manual", seed=7, requests="queued") as store:
         store.send("rollButtonTapped")
+        # NB: the history is shared state the host keeps: shared.load at the first turn.
         assert store.take_requests() == [
-            {"id": 1, "name": "haptics.impact", "kind": "fireAndForget",
-             "payload": {"style": "medium"}}
+            {"id": 1, "name": "shared.load", "kind": "oneShot",
+             "payload": {"key": "dice.history"}},
+            {"id": 2, "name": "haptics.impact", "kind": "fireAndForget",
+             "payload": {"style": "medium"}},
         ]
         store.advance(500)
         assert store.state["isRolling"] is False

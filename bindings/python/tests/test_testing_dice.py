@@ -8,7 +8,10 @@ from tca.testing import TestStore
 
 @pytest.fixture
 def store():
-    return TestStore("dice", seed=3)
+    # NB: closed at the end: dice stores share their history while they live (shared state).
+    test_store = TestStore("dice", seed=3)
+    yield test_store
+    test_store.store.close()
 
 
 def roll(store, expected_roll, history):

@@ -77,7 +77,7 @@ fn library() {
     assert_eq!(member(&counter.initial_state, "count"), "0");
     assert!(!counter.description.is_empty());
     let dice = features.iter().find(|f| f.name == "dice").expect("dice");
-    assert_eq!(dice.requests, vec!["haptics.impact".to_string()]);
+    assert_eq!(dice.requests, vec!["haptics.impact", "shared.load", "shared.save"]);
 
     // tca_feature_schema_n through tca::schema, tca_feature_schema through sys.
     let schema = tca::schema("counter").unwrap();
@@ -274,10 +274,12 @@ fn pull_and_clock() {
         .unwrap();
     assert_eq!(dice.next_deadline_ms(), None);
     dice.send(r#""rollButtonTapped""#).unwrap();
+    // NB: the history is shared state the host keeps: shared.load comes first.
     let taken = requests(&dice);
-    assert_eq!(taken.len(), 1);
+    assert_eq!(taken.len(), 2);
+    assert_eq!(taken[0].name, "shared.load");
     assert_eq!(
-        (taken[0].kind, taken[0].payload.as_str()),
+        (taken[1].kind, taken[1].payload.as_str()),
         (RequestKind::FireAndForget, r#"{"style":"medium"}"#)
     );
     assert!(dice.take_requests().unwrap().is_empty());

@@ -1,8 +1,10 @@
 -- The dice roller as a LÖVE 11 game over libtca (LÖVE runs LuaJIT, with the JIT on; the tca
 -- module is pull-mode only, so no FFI callback ever runs). love.update(dt) advances the store's
 -- manual clock in fixed 60 Hz steps; each step takes the store's requests (haptics.impact: the
--- host flashes the screen and rumbles a joystick if one is there) and applies what changed (the
--- patch since the last step) to the state the game keeps; love.draw draws that state.
+-- host flashes the screen and rumbles a joystick if one is there; shared.load and shared.save:
+-- the roll history, shared state the game keeps in dice-history.json next to its saves, so it
+-- outlives the run) and applies what changed (the patch since the last step) to the state the
+-- game keeps; love.draw draws that state.
 --
 --   love bindings/lua/examples/love-dice        (TCA_LIBRARY=/path/to/libtca.so if not installed)
 --
@@ -25,6 +27,8 @@ if os.getenv("TCA_AUTOPLAY") == "1" then
 end
 
 local STEP = 1 / 60
+-- The roll history's file, in LÖVE's save directory.
+local HISTORY_FILE = "dice-history.json"
 local store, autoplay
 -- The state drawn, decoded once and then patched; the version it is of; patches applied.
 local state, seen, patches
@@ -81,6 +85,16 @@ local function step()
       for _, joystick in ipairs(love.joystick and love.joystick.getJoysticks() or {}) do
         joystick:setVibration(0.5, 0.5, 0.15)
       end
+    elseif request.name == "shared.load" then
+      -- The history saved by an earlier run ("null": none). A file the store refuses (edited
+      -- by hand) counts as none.
+      local saved = love.filesystem.getInfo(HISTORY_FILE) and love.filesystem.read(HISTORY_FILE)
+      if not (saved and pcall(store.respond, store, request.id, saved)) then
+        store:respond(request.id, "null")
+      end
+      print("history loaded: " .. (saved or "none"))
+    elseif request.name == "shared.save" then
+      love.filesystem.write(HISTORY_FILE, "[" .. table.concat(request.payload.value, ",") .. "]")
     end
   end
   local next_ms = math.floor(steps * 1000 / 60)
