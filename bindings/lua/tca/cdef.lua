@@ -114,6 +114,8 @@ tca_status tca_store_replay(const char *journal, size_t length, uint64_t to_vers
                             const tca_options *options, tca_store **out);
 tca_status tca_store_log_reductions(tca_store *store, int32_t enabled);
 tca_status tca_store_take_reductions(tca_store *store, char **out_json, size_t *out_length);
+tca_status tca_store_running_effects(tca_store *store, char **out_json, size_t *out_length);
+tca_status tca_store_cancel_effects(tca_store *store, uint32_t *out_cancelled);
 tca_status tca_canonical_action(const char *feature, const char *action_json, char **out_json,
                                 size_t *out_length);
 tca_status tca_canonical_action_n(const char *feature, size_t feature_length,
