@@ -126,9 +126,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     // its version (``noteRead()``), and after every input a replay gives. A subscriber brought
     // the version up to date at the end of every call, at twice a send's cost
     // (docs/benchmarks.md, "The journal").
-    access.observeShared { [weak self] key, json, before in
-      self?.noteShared(key, json, versionBefore: before)
-    }
+    access.observeShared { [weak self] key, json, _ in self?.noteShared(key, json) }
   }
 
   // MARK: - The journal
@@ -433,9 +431,9 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   ///
   /// NB: a store takes outside changes before the input of the call that finds them (they wait
   /// in its inbox, which a call empties first): the line goes before the input in progress, if
-  /// any, so that a replay applies them in the same order. Taken outside any input (a poll of
-  /// a manual clock), it ends the inputs before it, which carry `versionBefore`.
-  private func noteShared(_ key: SharedKey, _ json: [UInt8], versionBefore: UInt64) {
+  /// any, so that a replay applies them in the same order; taken outside any input (a poll of
+  /// a manual clock), it goes last.
+  private func noteShared(_ key: SharedKey, _ json: [UInt8]) {
     lock.lock()
     defer { lock.unlock() }
     let sequence = nextSequence
@@ -451,7 +449,9 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
       entries.insert(entry, at: index)
       folds?.inserted(at: index)
     } else {
-      fill(versionBefore &+ versionOffset.load(ordering: .acquiring), before: sequence)
+      // NB: no version written into the inputs before it: the store's version is counted when
+      // it is read (``noteRead()``), and they share the next one read with this line, as
+      // inputs no read came between do (a replay to it applies them all).
       entries.insert(entry, at: entries.count)
     }
   }

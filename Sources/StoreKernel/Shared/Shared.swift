@@ -126,8 +126,13 @@ protocol SharedField {
   mutating func take(_ value: any Sendable) -> Bool
   /// The value as JSON (nil if it cannot be encoded).
   func encodedValue() -> [UInt8]?
-  /// `value`, if of the field's type, as JSON.
-  static func encodeValue(_ value: any Sendable) -> [UInt8]?
+  /// A function that writes a value of the field's type as JSON (nil for another type or a
+  /// value that cannot be encoded), made once per accessor.
+  ///
+  /// NB: the encoder prepared once, by the path the type has (``JSONEncodable`` or Codable):
+  /// made per save, a `JSONEncoder` found that path again through run-time type lookups, ~9,000
+  /// instructions for a short array (docs/benchmarks.md, "Dice on the direct path").
+  static func valueEncoder() -> (any Sendable) -> [UInt8]?
   /// A value of the field's type decoded from `json`.
   static func decodeValue(_ json: [UInt8]) throws(JSONError) -> any Sendable
   /// Whether the field may change its key's value (a ``Shared``, not a ``SharedReader``).
@@ -143,7 +148,7 @@ extension SharedField {
       value: { $0[keyPath: path].anyValue },
       take: { $0[keyPath: path].take($1) },
       encoded: { $0[keyPath: path].encodedValue() },
-      encodeValue: { Self.encodeValue($0) },
+      encodeValue: valueEncoder(),
       decode: { (json) throws(JSONError) in try Self.decodeValue(json) },
       writes: writes)
   }
@@ -157,8 +162,9 @@ extension Shared: SharedField {
     return true
   }
   func encodedValue() -> [UInt8]? { try? JSONEncoder().encode(value) }
-  static func encodeValue(_ value: any Sendable) -> [UInt8]? {
-    (value as? Value).flatMap { try? JSONEncoder().encode($0) }
+  static func valueEncoder() -> (any Sendable) -> [UInt8]? {
+    let encode = JSONEncoder().encoding(Value.self)
+    return { value in (value as? Value).flatMap { try? encode($0) } }
   }
   static func decodeValue(_ json: [UInt8]) throws(JSONError) -> any Sendable {
     try JSONDecoder().decode(Value.self, from: json)
@@ -174,8 +180,9 @@ extension SharedReader: SharedField {
     return true
   }
   func encodedValue() -> [UInt8]? { try? JSONEncoder().encode(value) }
-  static func encodeValue(_ value: any Sendable) -> [UInt8]? {
-    (value as? Value).flatMap { try? JSONEncoder().encode($0) }
+  static func valueEncoder() -> (any Sendable) -> [UInt8]? {
+    let encode = JSONEncoder().encoding(Value.self)
+    return { value in (value as? Value).flatMap { try? encode($0) } }
   }
   static func decodeValue(_ json: [UInt8]) throws(JSONError) -> any Sendable {
     try JSONDecoder().decode(Value.self, from: json)

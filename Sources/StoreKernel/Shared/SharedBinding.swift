@@ -91,7 +91,8 @@ final class SharedBinding<State, Action>: SharedScope, @unchecked Sendable {
       let key = keys[index].key
       let before = store.hot.pointee.version
       var json: [UInt8]?
-      for (field, fieldKey) in zip(fields, fieldKeys) where fieldKey == key {
+      for i in fieldKeys.indices where fieldKeys[i] == key {
+        let field = fields[i]
         _ = field.take(&store.hot.pointee.state, value)
         if json == nil, observer != nil { json = field.encoded(store.hot.pointee.state) }
       }
@@ -105,13 +106,14 @@ final class SharedBinding<State, Action>: SharedScope, @unchecked Sendable {
   func apply(_ key: SharedKey, json: [UInt8]) throws(JSONError) {
     guard let store else { return }
     guard let index = index(of: key),
-      let field = zip(fields, fieldKeys).first(where: { $0.1 == key })?.0
+      let field = fieldIndex(of: key).map({ fields[$0] })
     else {
       throw JSONError(.shape, "the state has no shared field of key \"\(key)\"")
     }
     let value = try field.decode(json)
     keys[index].seen = registry.set(keys[index].box, to: value, from: self)
-    for (field, fieldKey) in zip(fields, fieldKeys) where fieldKey == key {
+    for i in fieldKeys.indices where fieldKeys[i] == key {
+      let field = fields[i]
       _ = field.take(&store.hot.pointee.state, value)
     }
     store.hot.pointee.dirty = true
@@ -142,8 +144,18 @@ final class SharedBinding<State, Action>: SharedScope, @unchecked Sendable {
     if wasEmpty { store?.core.inbox.push { [weak self] in self?.save() } }
   }
 
+  /// Where `key`'s field is in `fields` (nil: none).
+  ///
+  /// NB: by index over the keys: this class runs unspecialized, and a search through
+  /// `zip(fields, fieldKeys)` looked its generic types up at run time, ~5,000 instructions a
+  /// save (docs/benchmarks.md, "Dice on the direct path").
+  private func fieldIndex(of key: SharedKey) -> Int? {
+    for i in fieldKeys.indices where fieldKeys[i] == key { return i }
+    return nil
+  }
+
   private func encode(_ value: any Sendable, for key: SharedKey) -> [UInt8]? {
-    guard let field = zip(fields, fieldKeys).first(where: { $0.1 == key })?.0 else {
+    guard let field = fieldIndex(of: key).map({ fields[$0] }) else {
       return (value as? any Encodable).flatMap { try? JSONEncoder().encode($0) }
     }
     return field.encodeValue(value)
@@ -201,7 +213,7 @@ final class SharedBinding<State, Action>: SharedScope, @unchecked Sendable {
   private func accept(_ key: SharedKey, _ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) {
     let json = Array(bytes)
     if case .null = try JSONParser.parse(bytes) { return }
-    guard let field = zip(fields, fieldKeys).first(where: { $0.1 == key })?.0 else { return }
+    guard let field = fieldIndex(of: key).map({ fields[$0] }) else { return }
     let value = try field.decode(json)
     loaded.withLock { $0.append((key, value)) }
     store?.core.inbox.push { [weak self] in self?.applyLoaded() }
@@ -219,7 +231,8 @@ final class SharedBinding<State, Action>: SharedScope, @unchecked Sendable {
     for (key, value) in taken {
       guard let index = index(of: key) else { continue }
       keys[index].seen = registry.set(keys[index].box, to: value, from: self)
-      for (field, fieldKey) in zip(fields, fieldKeys) where fieldKey == key {
+      for i in fieldKeys.indices where fieldKeys[i] == key {
+        let field = fields[i]
         _ = field.take(&store.hot.pointee.state, value)
       }
       store.hot.pointee.dirty = true
