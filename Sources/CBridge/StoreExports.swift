@@ -167,6 +167,8 @@ private func makeStore(
         + "keeps a journal to limit")
   }
   let descriptor = try LinkedFeatures.feature(named: name)
+  // NB: a store that records only for the inspector keeps the inspector's bound, not all.
+  let inspected = !options.record && Devtools.isOn
   let store: any HostStore
   do throws(JSONError) {
     store = try descriptor.makeStore(
@@ -174,7 +176,8 @@ private func makeStore(
       options: StoreOptions(
         clock: options.clock, seed: options.seed, trace: traceFromEnvironment,
         requests: options.requests, answers: options.answers,
-        record: options.record || Devtools.isOn, recordLimit: options.recordLimit))
+        record: options.record || inspected,
+        recordLimit: inspected ? Devtools.recordLimit : options.recordLimit))
   } catch {
     let failure = Failure(error)
     throw Failure(failure.status, "state_json " + failure.message)

@@ -20,6 +20,10 @@ public enum Devtools {
     return csystem_devtools_start(value) == 0
   }
 
+  /// How many journal lines a store keeps that records only for the inspector (its
+  /// `record_limit`; docs/wire-format.md, "Checkpoints"): a jump reaches back that far.
+  public static let recordLimit: UInt64 = 10_000
+
   /// `store` connected to the inspector, if it records (``isOn`` makes stores record); else
   /// `store` itself. `library`: the library's version, for the hello.
   public static func attach(

@@ -462,6 +462,10 @@ def test_a_slow_inspector_costs_a_bounded_buffer(hosts: List[Host]) -> None:
         host.run("send", "incrementButtonTapped")
         last = fake.until(sock, lambda m: m["type"] == "version")[-1]
         assert last["version"] == 60002 and "patch" in last
+        # Recording only for the inspector, the store keeps its bound of lines, folded into a
+        # checkpoint (a header, a checkpoint, at most 10,000 lines).
+        journal = host.journal().splitlines()
+        assert len(journal) <= 10_002 and '"checkpoint"' in journal[1]
         sock.close()
         host.close()
     finally:
