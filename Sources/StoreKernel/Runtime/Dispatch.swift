@@ -425,8 +425,8 @@ enum UnwindWatch {
     // NB: dispatches nested in the callback whose own callbacks were left by a longjmp are
     // dead too; those whose callbacks threw were forgotten by their own guards.
     forgetDead(in: thread, from: i + 1, here: UInt(csystem_stack_address()))
-    guard let j = index(of: token, in: thread) else { return }
-    remove(thread, at: j)?.markUnwoundAndRelease()
+    // NB: only entries above `i` were removed: the dispatch is still at `i`.
+    remove(thread, at: i)?.markUnwoundAndRelease()
   }
 
   /// Forgets the dispatches on this thread whose callback's frame is above `here` on the

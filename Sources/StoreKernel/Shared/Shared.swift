@@ -154,7 +154,14 @@ extension SharedField {
   }
 }
 
-extension Shared: SharedField {
+/// A shared field that holds its value (``Shared``, ``SharedReader``): what a store reaches of
+/// it, the same for both.
+protocol SharedValueField: SharedField {
+  associatedtype Value: Codable & Sendable
+  var value: Value { get set }
+}
+
+extension SharedValueField {
   var anyValue: any Sendable { value }
   mutating func take(_ value: any Sendable) -> Bool {
     guard let value = value as? Value else { return false }
@@ -169,24 +176,13 @@ extension Shared: SharedField {
   static func decodeValue(_ json: [UInt8]) throws(JSONError) -> any Sendable {
     try JSONDecoder().decode(Value.self, from: json)
   }
+}
+
+extension Shared: SharedValueField {
   static var writes: Bool { true }
 }
 
-extension SharedReader: SharedField {
-  var anyValue: any Sendable { value }
-  mutating func take(_ value: any Sendable) -> Bool {
-    guard let value = value as? Value else { return false }
-    self.value = value
-    return true
-  }
-  func encodedValue() -> [UInt8]? { try? JSONEncoder().encode(value) }
-  static func valueEncoder() -> (any Sendable) -> [UInt8]? {
-    let encode = JSONEncoder().encoding(Value.self)
-    return { value in (value as? Value).flatMap { try? encode($0) } }
-  }
-  static func decodeValue(_ json: [UInt8]) throws(JSONError) -> any Sendable {
-    try JSONDecoder().decode(Value.self, from: json)
-  }
+extension SharedReader: SharedValueField {
   static var writes: Bool { false }
 }
 
