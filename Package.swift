@@ -10,6 +10,9 @@ import PackageDescription
 // plugin (docs/fuzzing.md).
 let jsonPlugin: [Target.PluginUsage] =
   Context.environment["TCA_JSON_PLUGIN"] == "off" ? [] : ["JSONCodablePlugin"]
+// NB: without the plugin, code that builds on the conformances it writes is left out.
+let withoutPlugin: [SwiftSetting] =
+  Context.environment["TCA_JSON_PLUGIN"] == "off" ? [.define("TCA_NO_JSON_PLUGIN")] : []
 
 let package = Package(
   name: "libtca",
@@ -32,7 +35,9 @@ let package = Package(
     // epoll) for the store's wake descriptor.
     .target(name: "CSystem"),
     .target(name: "StoreKernel", dependencies: ["JSON", "CSystem"]),
-    .target(name: "Features", dependencies: ["StoreKernel", "JSON"], plugins: jsonPlugin),
+    .target(
+      name: "Features", dependencies: ["StoreKernel", "JSON"], swiftSettings: withoutPlugin,
+      plugins: jsonPlugin),
     // The build plugin and the tool it runs: they read a target's sources and write the
     // direct JSON paths of the types whose Codable conformance Swift synthesizes.
     .target(name: "JSONCodableGeneration"),

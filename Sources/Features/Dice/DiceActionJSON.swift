@@ -5,7 +5,9 @@ import JSON
 // send cost ~24,000 instructions: two keyed containers of a bare string and their `allKeys`
 // (docs/benchmarks.md, "Dice on the direct path"). This reads the same forms through the
 // conformances the plugin writes for its parts; whatever it declines, `init(from:)` decodes or
-// names the place of the error, as before.
+// names the place of the error, as before. Built without the plugin (`make fuzz`), it is left
+// out, and the action decodes through `init(from:)` alone.
+#if !TCA_NO_JSON_PLUGIN
 extension Dice.Action: JSONDecodable {
   public init(json: JSONValueReader) throws(JSONDeclined) {
     let value = try json.enumCase()
@@ -24,3 +26,4 @@ extension Dice.Action: JSONDecodable {
     }
   }
 }
+#endif
