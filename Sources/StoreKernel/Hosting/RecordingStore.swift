@@ -26,7 +26,7 @@ struct RecordingAccess: Sendable {
   /// Sets a shared key's value as a change from outside (a replayed `shared` line).
   let applyShared: @Sendable (SharedKey, [UInt8]) throws(StoreError) -> Void
   /// Sets what is told of each shared change the store takes from outside.
-  let observeShared: @Sendable (@escaping (SharedKey, [UInt8], UInt64) -> Void) -> Void
+  let observeShared: @Sendable (@escaping (SharedKey, [UInt8]) -> Void) -> Void
 }
 
 /// A store made with ``StoreOptions/record``, as the C bridge sees it.
@@ -126,7 +126,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     // its version (``noteRead()``), and after every input a replay gives. A subscriber brought
     // the version up to date at the end of every call, at twice a send's cost
     // (docs/benchmarks.md, "The journal").
-    access.observeShared { [weak self] key, json, _ in self?.noteShared(key, json) }
+    access.observeShared { [weak self] key, json in self?.noteShared(key, json) }
   }
 
   // MARK: - The journal
@@ -294,12 +294,23 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   private func note(_ line: [UInt8]) {
     lock.lock()
     defer { lock.unlock() }
+    insertLine(isInput: false) { $0 += line }
+  }
+
+  /// Writes a line with `write` and puts it before the line numbered `anchor`, or last when
+  /// there is no such line (under the lock).
+  private func insertLine(
+    isInput: Bool, before anchor: UInt64? = nil, _ write: (inout [UInt8]) -> Void
+  ) {
     let sequence = nextSequence
     nextSequence &+= 1
-    let start = entries.write { $0 += line }
+    let start = entries.write(write)
+    let index =
+      anchor.flatMap { anchor in entries.records.firstIndex { $0.sequence == anchor } }
+      ?? entries.count
     entries.insert(
-      Entry(start: start, end: entries.end, sequence: sequence, isInput: false),
-      at: entries.count)
+      Entry(start: start, end: entries.end, sequence: sequence, isInput: isInput), at: index)
+    folds?.inserted(at: index)
   }
 
   // MARK: - Versions
@@ -410,14 +421,9 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   private func noteDate(_ milliseconds: Int64) {
     lock.lock()
     defer { lock.unlock() }
-    let sequence = nextSequence
-    nextSequence &+= 1
-    let start = entries.write { $0 += Array("{\"date\":\(milliseconds)".utf8) }
-    let anchor = waitingAnswer ?? outerInput
-    let index = entries.records.lastIndex { $0.sequence == anchor } ?? entries.count
-    entries.insert(
-      Entry(start: start, end: entries.end, sequence: sequence, isInput: false), at: index)
-    folds?.inserted(at: index)
+    insertLine(isInput: false, before: waitingAnswer ?? outerInput) {
+      $0 += Array("{\"date\":\(milliseconds)".utf8)
+    }
   }
 
   /// A replay's `date` line: the date of the inputs that follow, journaled again.
@@ -436,23 +442,13 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   private func noteShared(_ key: SharedKey, _ json: [UInt8]) {
     lock.lock()
     defer { lock.unlock() }
-    let sequence = nextSequence
-    nextSequence &+= 1
-    let start = entries.write {
+    // NB: with no input in progress it goes last, and no version is written into the inputs
+    // before it: the store's version is counted when it is read (``noteRead()``), and they
+    // share the next one read with this line, as inputs no read came between do (a replay to
+    // it applies them all).
+    insertLine(isInput: true, before: inProgress.first) {
       $0 += Array("{\"shared\":".utf8) + JournalFormat.string(key.description)
       $0 += Array(",\"value\":".utf8) + JournalFormat.compact(json)
-    }
-    let entry = Entry(start: start, end: entries.end, sequence: sequence, isInput: true)
-    if let first = inProgress.first,
-      let index = entries.records.firstIndex(where: { $0.sequence == first })
-    {
-      entries.insert(entry, at: index)
-      folds?.inserted(at: index)
-    } else {
-      // NB: no version written into the inputs before it: the store's version is counted when
-      // it is read (``noteRead()``), and they share the next one read with this line, as
-      // inputs no read came between do (a replay to it applies them all).
-      entries.insert(entry, at: entries.count)
     }
   }
 

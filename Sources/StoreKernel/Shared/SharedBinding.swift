@@ -19,8 +19,7 @@ final class SharedBinding<State, Action>: SharedScope, @unchecked Sendable {
   private let loaded = Guarded<[(key: SharedKey, value: any Sendable)]>.make([])
   /// Where a recording store writes the changes taken from outside (the journal's `shared`
   /// lines).
-  /// It is told the version the state had before the change (as last computed).
-  var observer: ((SharedKey, [UInt8], UInt64) -> Void)?
+  var observer: ((SharedKey, [UInt8]) -> Void)?
 
   /// The binding of `State`'s shared fields; nil when it has none.
   static func make(registry: SharedRegistry) -> SharedBinding? {
@@ -89,16 +88,8 @@ final class SharedBinding<State, Action>: SharedScope, @unchecked Sendable {
       guard generation != keys[index].seen, let value else { continue }
       keys[index].seen = generation
       let key = keys[index].key
-      let before = store.hot.pointee.version
-      var json: [UInt8]?
-      for i in fieldKeys.indices where fieldKeys[i] == key {
-        let field = fields[i]
-        _ = field.take(&store.hot.pointee.state, value)
-        if json == nil, observer != nil { json = field.encoded(store.hot.pointee.state) }
-      }
-      store.hot.pointee.dirty = true
-      store.hot.pointee.ranInCall += 1
-      if let json, let observer { observer(key, json, before) }
+      let json = take(value, for: key, into: store, encoding: observer != nil)
+      if let json, let observer { observer(key, json) }
     }
   }
 
@@ -112,12 +103,25 @@ final class SharedBinding<State, Action>: SharedScope, @unchecked Sendable {
     }
     let value = try field.decode(json)
     keys[index].seen = registry.set(keys[index].box, to: value, from: self)
+    take(value, for: key, into: store)
+  }
+
+  /// Writes `value` into each field of `key` in the store's state, which it marks changed
+  /// (holder); with `encoding`, returns the first such field's JSON.
+  @discardableResult
+  private func take(
+    _ value: any Sendable, for key: SharedKey, into store: Store<State, Action>,
+    encoding: Bool = false
+  ) -> [UInt8]? {
+    var json: [UInt8]?
     for i in fieldKeys.indices where fieldKeys[i] == key {
       let field = fields[i]
       _ = field.take(&store.hot.pointee.state, value)
+      if json == nil, encoding { json = field.encoded(store.hot.pointee.state) }
     }
     store.hot.pointee.dirty = true
     store.hot.pointee.ranInCall += 1
+    return json
   }
 
   // MARK: - The store's own changes
@@ -231,12 +235,7 @@ final class SharedBinding<State, Action>: SharedScope, @unchecked Sendable {
     for (key, value) in taken {
       guard let index = index(of: key) else { continue }
       keys[index].seen = registry.set(keys[index].box, to: value, from: self)
-      for i in fieldKeys.indices where fieldKeys[i] == key {
-        let field = fields[i]
-        _ = field.take(&store.hot.pointee.state, value)
-      }
-      store.hot.pointee.dirty = true
-      store.hot.pointee.ranInCall += 1
+      take(value, for: key, into: store)
     }
   }
 

@@ -25,9 +25,9 @@ extension Store {
   }
 
   /// Calls `observer` with each change of a shared key the store takes from outside (another
-  /// store, a file), its value and the version before it, on the thread holding the store:
-  /// what a recording store journals.
-  func observeShared(_ observer: @escaping (SharedKey, [UInt8], UInt64) -> Void) {
+  /// store, a file) and its value, on the thread holding the store: what a recording store
+  /// journals.
+  func observeShared(_ observer: @escaping (SharedKey, [UInt8]) -> Void) {
     locked { sharedBinding?.observer = observer }
   }
 }
