@@ -7,7 +7,10 @@ public enum BuiltinFeatures {
     FeatureDescriptor(
       name: "counter",
       summary: "A count with increment and decrement buttons, and a number fact from the host.",
-      requests: [.oneShot(Counter.fetchNumberFact, payload: Int.self, response: String.self)],
+      requests: [
+        .oneShot(Counter.fetchNumberFact, payload: Int.self, response: String.self),
+        .oneShot(Counter.saveNumberFact, payload: String.self, response: Bool.self),
+      ],
       initialState: Counter.State(),
       reducer: Counter()
     ),

@@ -67,3 +67,30 @@ private func counterStore(_ state: Counter.State = .init()) -> TestStore<Counter
   }
   store.finish()
 }
+
+@Test func savingAFactAwaitsTheFetchThenTheSave() {
+  let store = counterStore(Counter.State(count: 7))
+  store.send(.saveNumberFactButtonTapped) { $0.isNumberFactLoading = true }
+  #expect(store.request("numberFact.save") == nil)
+  store.respond(to: "numberFact.fetch", with: "7 is the number of seas.")
+  #expect(
+    store.request("numberFact.save").map { try? $0.payload(as: String.self) }
+      == "7 is the number of seas.")
+  store.respond(to: "numberFact.save", with: true)
+  store.receive(.numberFactResponse("7 is the number of seas.")) {
+    $0.isNumberFactLoading = false
+    $0.numberFact = "7 is the number of seas."
+  }
+
+  store.send(.saveNumberFactButtonTapped) {
+    $0.isNumberFactLoading = true
+    $0.numberFact = nil
+  }
+  store.respond(to: "numberFact.fetch", with: "7 again.")
+  store.fail("numberFact.save", message: "disk full")
+  store.receive(.numberFactFailed("disk full")) {
+    $0.isNumberFactLoading = false
+    $0.numberFactError = "Could not load a number fact: disk full"
+  }
+  store.finish()
+}

@@ -7,6 +7,10 @@ import StoreKernel
 ///     {"count":0,…}  +  "incrementButtonTapped"   →  {"count":1,…}
 ///     "numberFactButtonTapped"  →  host request numberFact.fetch 1  →  host answers "1 is…"
 ///                                                                   →  {"numberFact":"1 is…",…}
+///
+/// `"saveNumberFactButtonTapped"` does it in one `.run` effect that awaits two host requests: it
+/// fetches a fact (`numberFact.fetch`), asks the host to save it (`numberFact.save`, payload: the
+/// fact, answer: `true`), then shows it; either failure shows as `numberFactError`.
 public struct Counter: Reducer, Sendable {
   public struct State: Equatable, Codable, Sendable {
     public var count = 0
@@ -41,12 +45,15 @@ public struct Counter: Reducer, Sendable {
     case decrementButtonTapped
     case incrementButtonTapped
     case numberFactButtonTapped
+    case saveNumberFactButtonTapped
     case numberFactResponse(String)
     case numberFactFailed(String)
   }
 
-  /// The host request this feature makes.
+  /// The host request that fetches a fact.
   public static let fetchNumberFact = "numberFact.fetch"
+  /// The host request that saves a fact (`saveNumberFactButtonTapped`).
+  public static let saveNumberFact = "numberFact.save"
 
   enum CancelID { case numberFact }
 
@@ -73,6 +80,19 @@ public struct Counter: Reducer, Sendable {
         .numberFactResponse($0)
       } failure: {
         .numberFactFailed($0.message)
+      }
+      .cancellable(id: CancelID.numberFact, cancelInFlight: true)
+
+    case .saveNumberFactButtonTapped:
+      state.isNumberFactLoading = true
+      state.numberFact = nil
+      state.numberFactError = nil
+      return .run { [count = state.count] send in
+        let fact: String = try await send.request(Counter.fetchNumberFact, payload: count)
+        _ = try await send.request(Counter.saveNumberFact, payload: fact, as: Bool.self)
+        await send(.numberFactResponse(fact))
+      } catch: { error, send in
+        await send(.numberFactFailed("\(error)"))
       }
       .cancellable(id: CancelID.numberFact, cancelInFlight: true)
 

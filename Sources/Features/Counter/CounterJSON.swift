@@ -37,6 +37,9 @@ extension Counter.Action: JSONCodable {
     case "numberFactButtonTapped":
       try action.noPayload()
       self = .numberFactButtonTapped
+    case "saveNumberFactButtonTapped":
+      try action.noPayload()
+      self = .saveNumberFactButtonTapped
     case "numberFactResponse":
       self = .numberFactResponse(try action.payload(String.self))
     case "numberFactFailed":
@@ -51,6 +54,7 @@ extension Counter.Action: JSONCodable {
     case .decrementButtonTapped: try json.enumCase("decrementButtonTapped")
     case .incrementButtonTapped: try json.enumCase("incrementButtonTapped")
     case .numberFactButtonTapped: try json.enumCase("numberFactButtonTapped")
+    case .saveNumberFactButtonTapped: try json.enumCase("saveNumberFactButtonTapped")
     case let .numberFactResponse(fact): try json.enumCase("numberFactResponse", payload: fact)
     case let .numberFactFailed(message): try json.enumCase("numberFactFailed", payload: message)
     }

@@ -303,7 +303,7 @@ extension Effect {
     Effect(
       operation: .request(
         MappedHostRequest(
-          name: name, payload: encode(payload), kind: .oneShot, response: response,
+          name: name, payload: encodeRequestPayload(payload), kind: .oneShot, response: response,
           answer: { (request, bytes) throws(JSONError) in
             try mappedAnswer(request, bytes, as: Response.self)
           },
@@ -332,7 +332,7 @@ extension Effect {
     Effect(
       operation: .request(
         MappedHostRequest(
-          name: name, payload: encode(payload), kind: .stream, response: element,
+          name: name, payload: encodeRequestPayload(payload), kind: .stream, response: element,
           answer: { (request, bytes) throws(JSONError) in
             try mappedAnswer(request, bytes, as: Element.self)
           },
@@ -348,15 +348,7 @@ extension Effect {
     Effect(
       operation: .request(
         HostRequest(
-          name: name, payload: encode(payload), kind: .fireAndForget,
+          name: name, payload: encodeRequestPayload(payload), kind: .fireAndForget,
           answer: { _, _ in nil }, failure: { _ in nil }, finished: { nil })))
-  }
-}
-
-private func encode(_ payload: some Encodable) -> Result<RequestPayload, JSONError> {
-  do throws(JSONError) {
-    return .success(try RequestPayload.encoding(payload))
-  } catch {
-    return .failure(error)
   }
 }

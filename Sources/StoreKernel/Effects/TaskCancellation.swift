@@ -76,6 +76,12 @@ protocol EffectHost: AnyObject, Sendable {
   /// A `dismiss()` from `leaf`'s effect that no presentation answered: the root feature's, if
   /// `leaf` runs (still) outside every presented child (``DismissEffect``).
   func dismissFromEffect(_ leaf: TaskLeaf)
+  /// Opens the request `awaiter` describes in its task's region, now on the holder or queued for
+  /// it; resumes the task at once if that region or the store is gone (``Send/request``).
+  func openAwaited(_ awaiter: AwaitedRequest)
+  /// Cancels the request `awaiter` waits on (its task was cancelled), now on the holder or
+  /// queued for it.
+  func cancelAwaited(_ awaiter: AwaitedRequest)
 }
 
 /// The outcome of an operation run in a task of its own.

@@ -51,6 +51,41 @@ extension StoreCore {
     attach(consume request, to: region)
   }
 
+  /// Opens the request a ``Send/request(_:payload:as:)`` waits on, as a one-shot request in the
+  /// region of the `.run` that waits; its end (an answer applied, a failure, cancellation)
+  /// resumes the task.
+  ///
+  /// NB: a leaf of its own beside the task's, not inside it: cancelling the task's region
+  /// cancels both, and the region ends when both have.
+  func openAwaited(_ awaiter: AwaitedRequest) {
+    onHolder { [self] in
+      guard !awaiter.isCancelled, !awaiter.leaf.isCancelled, !self.isClosed,
+        let region = awaiter.leaf.parent
+      else { return awaiter.resume() }
+      let request = HostRequest<Action>(
+        name: awaiter.name, payload: awaiter.payload, kind: .oneShot,
+        answer: { (_, bytes) throws(JSONError) in
+          try awaiter.take(bytes)
+          return nil
+        },
+        failure: { failure in
+          awaiter.fail(failure)
+          return nil
+        },
+        finished: { nil })
+      awaiter.request = request
+      self.startRequest(request, in: region, sink: nil, done: .call { awaiter.resume() })
+    }
+  }
+
+  /// Cancels the request a cancelled task waits on (the host is told, as for any request).
+  func cancelAwaited(_ awaiter: AwaitedRequest) {
+    onHolder { [self] in
+      awaiter.isCancelled = true
+      if let request = awaiter.request { self.cancel(request) } else { awaiter.resume() }
+    }
+  }
+
   /// Lends `leaf` (the one-shot request whose event is delivered now, with its reference) to an
   /// answer given inside its callback, on this thread (the one delivering); ``endDelivering()``
   /// takes it back if no answer did.

@@ -361,3 +361,37 @@ def test_handlers_may_send_actions_which_are_queued():
         state = store.state
         assert state["count"] == 1
         assert state["numberFact"] == "0 is a good number."
+
+
+def test_effects_answer_the_requests_an_effect_awaits_in_turn():
+    """"saveNumberFactButtonTapped" awaits `numberFact.fetch`, then `numberFact.save`, inside
+    one `.run` (Swift's `send.request`): Python's handlers see two ordinary requests."""
+    with tca.Store("counter") as store:
+        saved = []
+
+        @store.effect(FACT)
+        def fetch(count):
+            return fact(count)
+
+        @store.effect("numberFact.save")
+        def save(text):
+            saved.append(text)
+            return True
+
+        store.send("incrementButtonTapped")
+        store.send("saveNumberFactButtonTapped")
+        assert saved == ["1 is a good number."]
+        assert store.state["numberFact"] == "1 is a good number."
+        assert store.state["isNumberFactLoading"] is False
+
+
+def test_an_awaited_request_that_fails_throws_in_the_effect():
+    with tca.Store("counter") as store:
+        store.effect(FACT)(fact)
+
+        @store.effect("numberFact.save")
+        def save(text):
+            raise OSError("disk full")
+
+        store.send("saveNumberFactButtonTapped")
+        assert store.state["numberFactError"] == "Could not load a number fact: disk full"

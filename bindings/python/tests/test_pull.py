@@ -155,3 +155,22 @@ def test_answers_on_the_host_thread():
 def test_options_are_checked(kwargs, message):
     with pytest.raises(ValueError, match=message):
         tca.Store("counter", **kwargs)
+
+
+def test_an_awaited_request_is_taken_as_any_other(queued):
+    """An effect that awaits requests (`send.request` in Swift) makes each when it gets there:
+    the save is asked for once the fetch is answered; cancelling the effect gives a notice."""
+    queued.send("saveNumberFactButtonTapped")
+    assert queued.take_requests() == [
+        {"id": 1, "name": FETCH, "kind": "oneShot", "payload": 0}
+    ]
+    with pytest.raises(tca.JSONShapeError):
+        queued.respond(1, 5)  # not a string: refused, and the request waits
+    queued.respond(1, "0 is nothing.")
+    assert queued.take_requests() == [
+        {"id": 2, "name": "numberFact.save", "kind": "oneShot", "payload": "0 is nothing."}
+    ]
+    queued.send("numberFactButtonTapped")  # the same cancellation id: the save is cancelled
+    assert queued.take_requests() == [
+        {"cancelled": 2}, {"id": 3, "name": FETCH, "kind": "oneShot", "payload": 0}
+    ]

@@ -101,12 +101,15 @@ def test_the_counter_schema_is_what_docs_schema_md_shows():
     cases = document["$defs"]["Counter.Action"]["oneOf"]
     assert [case["x-tca-case"] for case in cases] == [
         "decrementButtonTapped", "incrementButtonTapped", "numberFactButtonTapped",
-        "numberFactResponse", "numberFactFailed",
+        "saveNumberFactButtonTapped", "numberFactResponse", "numberFactFailed",
     ]
     assert document["requests"] == {
         "numberFact.fetch": {
             "kind": "oneShot", "payload": {"type": "integer"}, "response": {"type": "string"}
-        }
+        },
+        "numberFact.save": {
+            "kind": "oneShot", "payload": {"type": "string"}, "response": {"type": "boolean"}
+        },
     }
 
 

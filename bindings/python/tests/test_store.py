@@ -21,7 +21,7 @@ def test_version_and_features():
     assert "counter" in names
     counter = next(f for f in tca.features() if f["name"] == "counter")
     assert counter["initialState"]["count"] == 0
-    assert counter["requests"] == ["numberFact.fetch"]
+    assert counter["requests"] == ["numberFact.fetch", "numberFact.save"]
     assert counter["description"]
 
 

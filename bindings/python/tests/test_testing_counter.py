@@ -80,3 +80,45 @@ def test_the_expectation_sees_the_state_before_the_action(store):
                state.update(count=2))
     assert seen == [0, 1]
     store.finish()
+
+
+def test_an_effect_that_awaits_two_requests(store):
+    """"saveNumberFactButtonTapped" is one `.run` that awaits `numberFact.fetch`, then
+    `numberFact.save` (`send.request` in Swift): each is answered as any request."""
+    store.send("saveNumberFactButtonTapped", {"isNumberFactLoading": True})
+    fetch = store.request("numberFact.fetch")
+    assert fetch.payload == 0 and fetch.kind == "oneShot"
+    fetch.respond("0 is nothing.")
+    save = store.request("numberFact.save")
+    assert save.payload == "0 is nothing."
+    save.respond(True)
+    store.receive(
+        {"numberFactResponse": "0 is nothing."},
+        {"isNumberFactLoading": False, "numberFact": "0 is nothing."},
+    )
+    store.finish()
+
+
+def test_an_awaited_request_that_fails_throws(store):
+    store.send("saveNumberFactButtonTapped", {"isNumberFactLoading": True})
+    store.request("numberFact.fetch").respond("0 is nothing.")
+    store.request("numberFact.save").fail("disk full")
+    store.receive(
+        {"numberFactFailed": "disk full"},
+        {"isNumberFactLoading": False,
+         "numberFactError": "Could not load a number fact: disk full"},
+    )
+    store.finish()
+
+
+def test_cancelling_an_effect_cancels_the_request_it_awaits(store):
+    store.send("saveNumberFactButtonTapped", {"isNumberFactLoading": True})
+    awaited = store.request("numberFact.fetch")
+    store.send("numberFactButtonTapped")
+    assert awaited.finished
+    store.request("numberFact.fetch").respond("0 is nothing.")
+    store.receive(
+        {"numberFactResponse": "0 is nothing."},
+        {"isNumberFactLoading": False, "numberFact": "0 is nothing."},
+    )
+    store.finish()
