@@ -624,7 +624,10 @@ enum tca_request_kind {
   TCA_REQUEST_ONE_SHOT = 0,       /* one tca_store_respond, or one tca_store_fail */
   TCA_REQUEST_STREAM = 1,         /* any number of tca_store_respond, then tca_store_complete
                                      (or tca_store_fail) */
-  TCA_REQUEST_FIRE_AND_FORGET = 2 /* no answer: finished as soon as it is made */
+  TCA_REQUEST_FIRE_AND_FORGET = 2, /* no answer: finished as soon as it is made */
+  TCA_REQUEST_CANCELLED = 3        /* tca_store_take_requests_v2 only: not a request but the
+                                      notice that request `id` was cancelled (name "", payload
+                                      "null") */
 };
 
 /**
@@ -676,6 +679,30 @@ tca_status tca_store_set_request_handler(tca_store *store, tca_request_fn fn,
  * TCA_ERR_NO_MEMORY.
  */
 tca_status tca_store_take_requests(tca_store *store, char **out_json, size_t *out_length);
+
+/**
+ * tca_store_take_requests, as structs rather than JSON: what a C or FFI host reads without
+ * parsing (docs/benchmarks.md, "Pull mode"). Takes the requests and cancellation notices waiting,
+ * oldest first, into an array of tca_request: a request as tca_request_fn would receive it; a
+ * notice with kind TCA_REQUEST_CANCELLED, the cancelled request's id, name "" and payload
+ * "null". The rules of tca_store_take_requests hold (answerable ids, notices, the descriptor).
+ *
+ *   const tca_request *taken;
+ *   size_t count;
+ *   if (tca_store_take_requests_v2(store, &taken, &count) == TCA_OK)
+ *     for (size_t i = 0; i < count; i++)
+ *       if (taken[i].kind == TCA_REQUEST_ONE_SHOT) fetch(taken[i].id, taken[i].payload_json);
+ *
+ * out_requests: receives the array (NULL when nothing waits). It and its strings are the
+ *               library's, lent to the calling thread until its next tca_store_take_requests_v2
+ *               (on any store) or its end: copy what must outlive that; never free it.
+ * out_count:    receives the number of entries (0 when nothing waits, and on failure).
+ *
+ * Any thread. Returns TCA_OK; TCA_ERR_INVALID_HANDLE; TCA_ERR_INVALID_ARGUMENT (out_requests or
+ * out_count NULL); TCA_ERR_NO_MEMORY (what was taken is lost, as with tca_store_take_requests).
+ */
+tca_status tca_store_take_requests_v2(tca_store *store, const tca_request **out_requests,
+                                      size_t *out_count);
 
 /**
  * Answers request `request_id` with `response_json`, decoded as the request's response type (for

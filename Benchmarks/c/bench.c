@@ -493,6 +493,20 @@ static double run_tca_pull(void *ctx, long n) {
   return (double)(now_ns() - start);
 }
 
+static double run_tca_pull_v2(void *ctx, long n) {
+  effect_ctx *c = ctx;
+  uint64_t start = now_ns();
+  for (long i = 0; i < n; i++) {
+    const tca_request *taken = NULL;
+    size_t count = 0;
+    if (tca_store_send(c->store, EFFECT_ACTION) != TCA_OK ||
+        tca_store_take_requests_v2(c->store, &taken, &count) != TCA_OK || count != 1 ||
+        tca_store_respond(c->store, taken[0].id, EFFECT_ANSWER) != TCA_OK)
+      die("pull round trip (structs)");
+  }
+  return (double)(now_ns() - start);
+}
+
 static const char *prepare_pull_store(effect_ctx *c, char *why, size_t why_size) {
   memset(c, 0, sizeof *c);
   tca_options options;
@@ -642,6 +656,18 @@ static void abi_rows(void) {
       "counter number fact: send, tca_store_take_requests, the id read with strstr, "
       "tca_store_respond outside any callback; the alternative is the row two above",
       "{\"ratio_max\":1.5}", &pull_ours, &callback_reference);
+  /* the same, taking the request as a struct: what a C or FFI host reads without parsing */
+#ifdef BENCH_HAVE_EFFECTS
+  candidate pull_v2 = {"send+take_v2+respond (pull mode)", "ours", run_tca_pull_v2, &pull,
+                       pull_na};
+#else
+  candidate pull_v2 = {"send+take_v2+respond (pull mode)", "ours", NULL, NULL,
+                       "needs tca_store_take_requests_v2 and tca_store_respond"};
+#endif
+  row(group, "effect round trip in pull mode (structs), against the callback round trip",
+      "counter number fact: send, tca_store_take_requests_v2, tca_store_respond outside any "
+      "callback; the alternative is the callback round trip",
+      "{\"ratio_max\":1.5}", &pull_v2, &callback_reference);
 #ifdef BENCH_HAVE_EFFECTS
   tca_store_free(pull.store);
   tca_store_free(effect.store);

@@ -4,6 +4,7 @@
  *   hot_paths roundtrip N   N counter number facts, each answered inside the request callback
  *   hot_paths pull N        N counter number facts in pull mode: send, take the request,
  *                           answer it (tca_store_take_requests, tca_store_respond)
+ *   hot_paths pullv2 N      the same, taking the request as a struct (tca_store_take_requests_v2)
  *   hot_paths send N        N counter increments
  *   hot_paths toggle N      N toggles of one of 1,000 todos
  *   hot_paths recsend N     N counter increments to a store with options.record = 1
@@ -74,7 +75,7 @@ int main(int argc, char **argv) {
     options.requests = TCA_REQUESTS_QUEUED;
     if (tca_store_new_v2(feature, strlen(feature), NULL, 0, &options, &store) != TCA_OK)
       store = NULL;
-  } else if (strcmp(argv[1], "pull") == 0) {
+  } else if (strcmp(argv[1], "pull") == 0 || strcmp(argv[1], "pullv2") == 0) {
     tca_options options;
     tca_options_init(&options);
     options.requests = TCA_REQUESTS_QUEUED;
@@ -104,6 +105,18 @@ int main(int argc, char **argv) {
       if (status == TCA_OK)
         status = tca_store_respond(store, strtoull(id + 5, NULL, 10), "\"a fact\"");
       tca_string_free(taken);
+    }
+  } else if (strcmp(argv[1], "pullv2") == 0) {
+    for (long i = 0; i < n && status == TCA_OK; i++) {
+      const tca_request *taken = NULL;
+      size_t count = 0;
+      status = tca_store_send(store, "\"numberFactButtonTapped\"");
+      if (status == TCA_OK) status = tca_store_take_requests_v2(store, &taken, &count);
+      if (status == TCA_OK && count != 1) {
+        fprintf(stderr, "%zu requests taken\n", count);
+        status = TCA_ERR_INVALID_ARGUMENT;
+      }
+      if (status == TCA_OK) status = tca_store_respond(store, taken[0].id, "\"a fact\"");
     }
   } else if (strcmp(argv[1], "send") == 0 || strcmp(argv[1], "recsend") == 0) {
     for (long i = 0; i < n && status == TCA_OK; i++)

@@ -1,7 +1,8 @@
 /* Pull mode (tca_options.requests = TCA_REQUESTS_QUEUED): requests and cancellation notices wait
  * in the store until tca_store_take_requests; answers given later, and from another thread; the
  * descriptor readable while requests wait; freeing with requests waiting. Also tca_options
- * version 2 (tca_options_init, version 1 still accepted, reserved fields checked). */
+ * version 2 (tca_options_init, version 1 still accepted, reserved fields checked), and
+ * tca_store_take_requests_v2 (the same notices as structs, lent per thread). */
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -324,7 +325,68 @@ static void test_answers_on_the_host_thread(void) {
   tca_store_free(store);
 }
 
+static void test_take_requests_v2(void) {
+  tca_store *store = queued_counter();
+  const tca_request *taken = (const tca_request *)1;
+  size_t count = 9;
+  CHECK_STATUS(tca_store_take_requests_v2(store, &taken, &count), TCA_OK);
+  CHECK(taken == NULL && count == 0);
+  CHECK_STATUS(tca_store_send(store, "\"incrementButtonTapped\""), TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK(readable(tca_store_fd(store)));
+  CHECK_STATUS(tca_store_take_requests_v2(store, &taken, &count), TCA_OK);
+  CHECK(count == 3);
+  if (count == 3) {
+    CHECK(taken[0].id == 1 && taken[0].kind == TCA_REQUEST_ONE_SHOT);
+    CHECK(strcmp(taken[0].name, "numberFact.fetch") == 0);
+    CHECK(strcmp(taken[0].payload_json, "1") == 0 && taken[0].payload_length == 1);
+    /* The second tap cancelled the first request: its notice, then the second request. */
+    CHECK(taken[1].id == 1 && taken[1].kind == TCA_REQUEST_CANCELLED);
+    CHECK(strcmp(taken[1].name, "") == 0 && strcmp(taken[1].payload_json, "null") == 0);
+    CHECK(taken[1].payload_length == 4);
+    CHECK(taken[2].id == 2 && taken[2].kind == TCA_REQUEST_ONE_SHOT);
+  }
+  CHECK(!readable(tca_store_fd(store)));
+  /* The notice was taken: request 1 takes no answer; request 2 does. */
+  CHECK_STATUS(tca_store_respond(store, 1, "\"late\""), TCA_ERR_REQUEST_FINISHED);
+  CHECK_STATUS(tca_store_respond(store, 2, "\"1 is one\""), TCA_OK);
+  CHECK(value_is(store, "/numberFact", "\"1 is one\""));
+  CHECK_STATUS(tca_store_take_requests_v2(store, &taken, &count), TCA_OK);
+  CHECK(taken == NULL && count == 0);
+
+  /* A long payload grows the thread's buffer; what was lent before is not used again. */
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK_STATUS(tca_store_take_requests_v2(store, &taken, &count), TCA_OK);
+  CHECK(count == 1 && taken[0].id == 3);
+  for (int i = 0; i < 200; i++)
+    CHECK_STATUS(tca_store_send(store, "\"incrementButtonTapped\""), TCA_OK);
+  for (int i = 0; i < 40; i++)
+    CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK_STATUS(tca_store_take_requests_v2(store, &taken, &count), TCA_OK);
+  CHECK(count == 80);
+  if (count == 80) {
+    CHECK(taken[0].kind == TCA_REQUEST_CANCELLED && taken[0].id == 3);
+    CHECK(taken[79].kind == TCA_REQUEST_ONE_SHOT && taken[79].id == 43);
+    CHECK(strcmp(taken[79].payload_json, "201") == 0);
+  }
+
+  /* Bad arguments: nothing is taken. */
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK_STATUS(tca_store_take_requests_v2(store, NULL, &count), TCA_ERR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(tca_last_error(), "out_requests");
+  CHECK(count == 0);
+  CHECK_STATUS(tca_store_take_requests_v2(store, &taken, NULL), TCA_ERR_INVALID_ARGUMENT);
+  CHECK(taken == NULL);
+  CHECK_STATUS(tca_store_take_requests_v2(NULL, &taken, &count), TCA_ERR_INVALID_HANDLE);
+  CHECK(take_is(store, "[{\"cancelled\":43},"
+                       "{\"id\":44,\"name\":\"numberFact.fetch\",\"kind\":\"oneShot\","
+                       "\"payload\":201}]"));
+  tca_store_free(store);
+}
+
 int main(void) {
+  test_take_requests_v2();
   test_options();
   test_requests_queued_and_cancelled();
   test_callback_mode_takes_nothing();

@@ -4,7 +4,7 @@
  *
  * Each tick the loop (1) reads input — a bot taps the die's "roll" and, now and then, the
  * counter's "number fact" button; (2) advances both clocks by the tick's share of a second;
- * (3) takes the requests the stores made (tca_store_take_requests) and performs them: the
+ * (3) takes the requests the stores made (tca_store_take_requests_v2) and performs them: the
  * dice's haptics (fire-and-forget) is printed; a number fact is "fetched" by a pretend network
  * that answers 5 ticks later, unless a cancellation notice for it arrives first (the counter
  * cancels a fetch in flight when its button is tapped again); (4) draws what changed, by state
@@ -50,49 +50,35 @@ static uint64_t now_ns(void) {
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/* The unsigned integer after `key` in `json` (the take_requests JSON is the library's own, with
- * no spaces: a real host uses its JSON parser). */
-static long number_after(const char *json, const char *key) {
-  const char *at = strstr(json, key);
-  return at ? strtol(at + strlen(key), NULL, 10) : -1;
-}
-
-/* Whether the request object at `item` is named `name` ("name" follows "id" in each object). */
-static int name_is(const char *item, const char *name) {
-  const char *at = strstr(item, "\"name\":\"");
-  size_t length = strlen(name);
-  return at != NULL && strncmp(at + 8, name, length) == 0 && at[8 + length] == '"';
-}
-
-/* Takes the requests `store` made and performs them: haptics at once; fetches later. */
+/* Takes the requests `store` made and performs them: haptics at once; fetches later. The
+ * entries are the library's, lent until the next take on this thread: what outlives it (a fetch
+ * in flight) is copied out. */
 static void take_requests(tca_store *store, const char *who, fetch *fetches, long tick) {
-  char *json = NULL;
-  if (!check(tca_store_take_requests(store, &json, NULL), "tca_store_take_requests")) return;
-  /* One object per request or notice: {"id":…,"name":…,"kind":…,"payload":…} or
-     {"cancelled":…}. */
-  for (const char *item = strchr(json, '{'); item != NULL; item = strstr(item + 1, "},{")) {
-    if (item[0] == '}') item += 2;
-    if (strncmp(item, "{\"cancelled\":", 13) == 0) {
-      uint64_t id = (uint64_t)number_after(item, "{\"cancelled\":");
+  const tca_request *taken = NULL;
+  size_t count = 0;
+  if (!check(tca_store_take_requests_v2(store, &taken, &count), "tca_store_take_requests_v2"))
+    return;
+  for (size_t n = 0; n < count; n++) {
+    const tca_request *request = &taken[n];
+    if (request->kind == TCA_REQUEST_CANCELLED) {
       for (int i = 0; i < MAX_FETCHES; i++)
-        if (fetches[i].live && fetches[i].id == id) fetches[i].live = 0;
+        if (fetches[i].live && fetches[i].id == request->id) fetches[i].live = 0;
       printf("tick %3ld  %-7s request #%llu cancelled: the fetch is dropped\n", tick, who,
-             (unsigned long long)id);
-    } else if (name_is(item, "haptics.impact")) {
-      printf("tick %3ld  %-7s *bzzt* (request #%ld, fire-and-forget)\n", tick, who,
-             number_after(item, "{\"id\":"));
-    } else if (name_is(item, "numberFact.fetch")) {
+             (unsigned long long)request->id);
+    } else if (strcmp(request->name, "haptics.impact") == 0) {
+      printf("tick %3ld  %-7s *bzzt* (request #%llu, fire-and-forget)\n", tick, who,
+             (unsigned long long)request->id);
+    } else if (strcmp(request->name, "numberFact.fetch") == 0) {
       for (int i = 0; i < MAX_FETCHES; i++) {
         if (fetches[i].live) continue;
-        fetches[i] = (fetch){(uint64_t)number_after(item, "{\"id\":"),
-                             number_after(item, "\"payload\":"), tick + 5, 1};
+        /* The payload is the count, a JSON integer (a real host uses its JSON parser). */
+        fetches[i] = (fetch){request->id, strtol(request->payload_json, NULL, 10), tick + 5, 1};
         printf("tick %3ld  %-7s fetching a fact about %ld (request #%llu)\n", tick, who,
                fetches[i].number, (unsigned long long)fetches[i].id);
         break;
       }
     }
   }
-  tca_string_free(json);
 }
 
 /* The pretend network: answers each fetch that is due. */

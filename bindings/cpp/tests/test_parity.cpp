@@ -50,7 +50,8 @@ static void test_library() {
   bool counter = false, dice = false;
   for (const tca::Feature &feature : features) {
     if (feature.name == "counter") {
-      counter = feature.requests == std::vector<std::string>{"numberFact.fetch"} &&
+      counter = feature.requests ==
+                    std::vector<std::string>{"numberFact.fetch", "numberFact.save"} &&
                 member(feature.initial_state, "count") == "0" && !feature.description.empty();
     }
     if (feature.name == "dice")

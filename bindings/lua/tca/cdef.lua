@@ -85,7 +85,8 @@ tca_status tca_store_set_effect_handler(tca_store *store, tca_effect_fn fn,
 enum tca_request_kind {
   TCA_REQUEST_ONE_SHOT = 0,
   TCA_REQUEST_STREAM = 1,
-  TCA_REQUEST_FIRE_AND_FORGET = 2
+  TCA_REQUEST_FIRE_AND_FORGET = 2,
+  TCA_REQUEST_CANCELLED = 3
 };
 typedef struct tca_request {
   uint64_t id;
@@ -98,6 +99,8 @@ typedef void (*tca_request_fn)(void *userdata, tca_store *store, const tca_reque
 tca_status tca_store_set_request_handler(tca_store *store, tca_request_fn fn,
                                          tca_cancel_fn on_cancel, void *userdata);
 tca_status tca_store_take_requests(tca_store *store, char **out_json, size_t *out_length);
+tca_status tca_store_take_requests_v2(tca_store *store, const tca_request **out_requests,
+                                      size_t *out_count);
 tca_status tca_store_respond(tca_store *store, uint64_t request_id, const char *response_json);
 tca_status tca_store_respond_n(tca_store *store, uint64_t request_id, const char *response_json,
                                size_t length);

@@ -308,6 +308,18 @@ do
   local last = tonumber(ffi.string(text[0]):match('"id":(%d+)'))
   lib.tca_string_free(text[0])
   check(lib.tca_store_fail(queued, last, "raw failure") == 0, "tca_store_fail")
+  -- The struct form: the requests and notices read through the FFI, without JSON.
+  lib.tca_store_send(queued, '"numberFactButtonTapped"')
+  lib.tca_store_send(queued, '"numberFactButtonTapped"')
+  local taken, count = ffi.new("const tca_request *[1]"), ffi.new("size_t[1]")
+  check(lib.tca_store_take_requests_v2(queued, taken, count) == 0 and count[0] == 3,
+        "tca_store_take_requests_v2 takes three entries")
+  local entries = taken[0]
+  check(ffi.string(entries[0].name) == "numberFact.fetch" and entries[0].kind == 0
+        and entries[1].kind == lib.TCA_REQUEST_CANCELLED and entries[1].id == entries[0].id,
+        "a request, then its cancellation notice")
+  check(lib.tca_store_respond(queued, entries[2].id, '"struct"') == 0,
+        "tca_store_respond to a request taken as a struct")
   check(lib.tca_canonical_action("counter", '"incrementButtonTapped"', text, length) == 0
         and ffi.string(text[0], length[0]) == '{"incrementButtonTapped":{}}', "tca_canonical_action")
   lib.tca_string_free(text[0])

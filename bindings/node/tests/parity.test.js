@@ -14,7 +14,7 @@ test('library: tca_version, tca_features, tca_status_str, tca_canonical_action_n
   const names = features.map((f) => f.name).sort();
   assert.deepEqual(names, ['counter', 'dice', 'matchscores', 'todos']);
   const counter = features.find((f) => f.name === 'counter');
-  assert.deepEqual(counter.requests, ['numberFact.fetch']);
+  assert.deepEqual(counter.requests, ['numberFact.fetch', 'numberFact.save']);
   assert.equal(counter.initialState.count, 0);
   assert.equal(tca.statusString(2), 'invalid store handle');
   const canonical = '{"incrementButtonTapped":{}}';

@@ -34,6 +34,7 @@ pub const TCA_ANSWERS_HOST_THREAD: i32 = 1;
 pub const TCA_REQUEST_ONE_SHOT: i32 = 0;
 pub const TCA_REQUEST_STREAM: i32 = 1;
 pub const TCA_REQUEST_FIRE_AND_FORGET: i32 = 2;
+pub const TCA_REQUEST_CANCELLED: i32 = 3;
 pub const TCA_VERSION_NONE: u64 = u64::MAX;
 
 #[repr(C)]
@@ -200,6 +201,11 @@ extern "C" {
         store: *mut tca_store,
         out_json: *mut *mut c_char,
         out_length: *mut usize,
+    ) -> tca_status;
+    pub fn tca_store_take_requests_v2(
+        store: *mut tca_store,
+        out_requests: *mut *const tca_request,
+        out_count: *mut usize,
     ) -> tca_status;
     pub fn tca_store_respond(
         store: *mut tca_store,

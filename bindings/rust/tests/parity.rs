@@ -73,7 +73,7 @@ fn library() {
 
     let features = tca::features().unwrap();
     let counter = features.iter().find(|f| f.name == "counter").expect("counter");
-    assert_eq!(counter.requests, vec!["numberFact.fetch".to_string()]);
+    assert_eq!(counter.requests, vec!["numberFact.fetch", "numberFact.save"]);
     assert_eq!(member(&counter.initial_state, "count"), "0");
     assert!(!counter.description.is_empty());
     let dice = features.iter().find(|f| f.name == "dice").expect("dice");
@@ -291,6 +291,26 @@ fn pull_and_clock() {
     );
     dice.advance(1).unwrap();
     assert_eq!((dice.get("/currentRoll").unwrap().as_str(), dice.next_deadline_ms()), ("5", None));
+}
+
+/// tca_store_take_requests_v2 (through sys: the struct form is lent, for C and FFI hosts)
+#[test]
+fn pull_as_structs() {
+    let store = Store::with_options("counter", None, &Options::new().queued()).unwrap();
+    store.send(r#""numberFactButtonTapped""#).unwrap();
+    store.send(r#""numberFactButtonTapped""#).unwrap();
+    let mut taken: *const sys::tca_request = ptr::null();
+    let mut count = 0usize;
+    let status = unsafe { sys::tca_store_take_requests_v2(store.as_ptr(), &mut taken, &mut count) };
+    assert_eq!((status, count), (sys::TCA_OK, 3));
+    let entries = unsafe { std::slice::from_raw_parts(taken, count) };
+    let name = unsafe { CStr::from_ptr(entries[0].name) }.to_str().unwrap();
+    let payload = unsafe { CStr::from_ptr(entries[0].payload_json) }.to_str().unwrap();
+    assert_eq!((entries[0].id, name, payload), (1, "numberFact.fetch", "0"));
+    assert_eq!((entries[1].id, entries[1].kind), (1, sys::TCA_REQUEST_CANCELLED));
+    assert_eq!((entries[2].id, entries[2].kind), (2, sys::TCA_REQUEST_ONE_SHOT));
+    store.respond(2, r#""0 is zero""#).unwrap();
+    assert_eq!(store.get("/numberFact").unwrap(), r#""0 is zero""#);
 }
 
 #[repr(C)]
