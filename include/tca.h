@@ -282,7 +282,15 @@ typedef struct tca_options {
      replay fails (TCA_ERR_VERSION_GONE) until a checkpoint taken at rest starts the journal
      (docs/wire-format.md, "Checkpoints"). Not 0 with record = 0: TCA_ERR_INVALID_ARGUMENT. */
   uint64_t record_limit;
-  uint64_t reserved[3]; /* v2: must be 0 */
+  /* v2, was half of reserved[0]. TCA_SHARED_PROCESS (the default, and what older programs have
+     here): the store's shared fields (docs/kernel.md, "Shared state") are shared with every
+     store of the process that holds the same key. TCA_SHARED_ISOLATED: they are the store's
+     own: .inMemory keys start from its state's values and no other store sees its changes nor
+     it theirs; .host and .fileStorage keys still load and save. For stores that must not see
+     each other, such as tests running side by side (Python's tca.testing.TestStore). */
+  int32_t shared;
+  int32_t reserved32;   /* v2: must be 0 */
+  uint64_t reserved[2]; /* v2: must be 0 */
 } tca_options;
 
 enum tca_options_version { TCA_OPTIONS_VERSION = 2 };
@@ -296,6 +304,12 @@ enum tca_requests_mode {
   TCA_REQUESTS_QUEUED = 1    /* kept until tca_store_take_requests (pull mode) */
 };
 
+/** tca_options.shared: whom a store's shared fields are shared with. */
+enum tca_shared_mode {
+  TCA_SHARED_PROCESS = 0, /* every store of the process holding the key (the default) */
+  TCA_SHARED_ISOLATED = 1 /* no other store: the store's own */
+};
+
 /** tca_options.answers: where answers given from any thread are applied. */
 enum tca_answers_mode {
   TCA_ANSWERS_ANY_THREAD = 0, /* by the answering call, or the call running the store */
@@ -303,12 +317,12 @@ enum tca_answers_mode {
 };
 
 #define TCA_OPTIONS_INIT { TCA_OPTIONS_VERSION, TCA_CLOCK_REAL, 0, TCA_REQUESTS_CALLBACK, 0, \
-                           TCA_ANSWERS_ANY_THREAD, 0, 0, { 0, 0, 0 } }
+                           TCA_ANSWERS_ANY_THREAD, 0, 0, TCA_SHARED_PROCESS, 0, { 0, 0 } }
 
 /**
  * Fills `options` with the defaults of this version: TCA_OPTIONS_VERSION, a real clock, no
  * thread, requests through callbacks, answers on any thread, a seed from the system, no
- * recording (and no record_limit), reserved fields 0. NULL is a no-op. Never blocks.
+ * recording (and no record_limit), shared fields shared with the process, reserved fields 0. NULL is a no-op. Never blocks.
  */
 void tca_options_init(tca_options *options);
 

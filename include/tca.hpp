@@ -66,6 +66,12 @@ class Options {
   /// With record(): how many journal lines to keep (0: all); older ones fold into a checkpoint
   /// (docs/wire-format.md, "Checkpoints").
   Options &record_limit(uint64_t lines) noexcept { raw_.record_limit = lines; return *this; }
+  /// The state's shared fields are this store's own: no other store of the process sees its
+  /// changes, nor it theirs (docs/kernel.md, "Shared state").
+  Options &isolated_shared() noexcept {
+    raw_.shared = TCA_SHARED_ISOLATED;
+    return *this;
+  }
   const tca_options *get() const noexcept { return &raw_; }
   tca_options *get() noexcept { return &raw_; }
 

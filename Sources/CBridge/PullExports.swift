@@ -18,15 +18,19 @@ import Musl
     outLength?.pointee = 0
     let target = try Handles.store(store)
     guard let outJSON else { throw Failure(.invalidArgument, "out_json is NULL") }
-    let notices: [HostRequestNotice]
-    do throws(StoreError) {
-      notices = try target.store.takeRequests()
-    } catch {
-      throw Failure(error)
-    }
+    let notices = try takeNotices(target)
     let (text, count) = try noticesJSON(notices)
     outJSON.pointee = text
     outLength?.pointee = UInt(count)
+  }
+}
+
+/// The requests and notices waiting in `target`, now the host's.
+private func takeNotices(_ target: StoreContext) throws(Failure) -> [HostRequestNotice] {
+  do throws(StoreError) {
+    return try target.store.takeRequests()
+  } catch {
+    throw Failure(error)
   }
 }
 
@@ -171,12 +175,7 @@ private let cancelledKind: Int32 = 3
     let target = try Handles.store(store)
     guard let outRequests else { throw Failure(.invalidArgument, "out_requests is NULL") }
     guard let outCount else { throw Failure(.invalidArgument, "out_count is NULL") }
-    let notices: [HostRequestNotice]
-    do throws(StoreError) {
-      notices = try target.store.takeRequests()
-    } catch {
-      throw Failure(error)
-    }
+    let notices = try takeNotices(target)
     guard !notices.isEmpty else { return }
     outRequests.pointee = UnsafeRawPointer(try LentRequests.write(notices))
     outCount.pointee = UInt(notices.count)

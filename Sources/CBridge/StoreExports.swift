@@ -8,7 +8,7 @@ import JSON
 
 /// The layout of `tca_options` in tca.h, version 2 (64 bytes, no hidden padding):
 /// `{u32 version; i32 clock; i32 threaded; i32 requests; u64 seed; i32 answers; i32 record;
-/// u64 record_limit; u64 reserved[3]}`. Version 1 is its first 24 bytes, with `requests` as
+/// u64 record_limit; i32 shared; i32 reserved32; u64 reserved[2]}`. Version 1 is its first 24 bytes, with `requests` as
 /// padding (ignored).
 struct Options {
   static let currentVersion: UInt32 = 2
@@ -19,6 +19,7 @@ struct Options {
   var answers: AnswerDelivery = .anyThread
   var record = false
   var recordLimit: UInt64 = 0
+  var isolatesSharedState = false
 
   init(_ raw: UnsafeRawPointer?) throws(Failure) {
     guard let raw else { return }
@@ -71,8 +72,20 @@ struct Options {
     }
     // NB: record_limit was reserved[0]: 0, what older programs have there, keeps every line.
     recordLimit = raw.loadUnaligned(fromByteOffset: 32, as: UInt64.self)
-    for index in 0..<3 {
-      let value = raw.loadUnaligned(fromByteOffset: 40 + 8 * index, as: UInt64.self)
+    // NB: shared and reserved32 were reserved[0]: 0, what older programs have there, shares.
+    switch raw.loadUnaligned(fromByteOffset: 40, as: Int32.self) {
+    case 0: isolatesSharedState = false
+    case 1: isolatesSharedState = true
+    case let other:
+      throw Failure(
+        .invalidArgument,
+        "options.shared is \(other), expected TCA_SHARED_PROCESS (0) or TCA_SHARED_ISOLATED (1)")
+    }
+    guard raw.loadUnaligned(fromByteOffset: 44, as: Int32.self) == 0 else {
+      throw Failure(.invalidArgument, "options.reserved32 is not 0")
+    }
+    for index in 0..<2 {
+      let value = raw.loadUnaligned(fromByteOffset: 48 + 8 * index, as: UInt64.self)
       guard value == 0 else { throw Failure(.invalidArgument, "options.reserved[\(index)] is not 0") }
     }
     if threaded && answers == .hostThread {
@@ -177,7 +190,8 @@ private func makeStore(
         clock: options.clock, seed: options.seed, trace: traceFromEnvironment,
         requests: options.requests, answers: options.answers,
         record: options.record || inspected,
-        recordLimit: inspected ? Devtools.recordLimit : options.recordLimit))
+        recordLimit: inspected ? Devtools.recordLimit : options.recordLimit,
+        isolatesSharedState: options.isolatesSharedState))
   } catch {
     let failure = Failure(error)
     throw Failure(failure.status, "state_json " + failure.message)

@@ -41,14 +41,11 @@ static void feature_host_cancel(void *userdata, tca_store *store, uint64_t reque
   host->cancels++;
 }
 
-/* A store of `feature` on a manual clock with `seed`, its requests going to `host`. */
-static inline tca_store *feature_store(const char *feature, const char *state, uint64_t seed,
-                                       feature_host *host) {
-  tca_options options = TCA_OPTIONS_INIT;
-  options.clock = TCA_CLOCK_MANUAL;
-  options.seed = seed;
+/* A store of `feature` made with `options`, its requests going to `host`. */
+static inline tca_store *feature_store_with(const char *feature, const char *state,
+                                            const tca_options *options, feature_host *host) {
   tca_store *store = NULL;
-  if (tca_store_new(feature, state, &options, &store) != TCA_OK) {
+  if (tca_store_new(feature, state, options, &store) != TCA_OK) {
     fprintf(stderr, "tca_store_new(%s): %s\n", feature, tca_last_error());
     exit(1);
   }
@@ -59,6 +56,15 @@ static inline tca_store *feature_store(const char *feature, const char *state, u
     exit(1);
   }
   return store;
+}
+
+/* A store of `feature` on a manual clock with `seed`, its requests going to `host`. */
+static inline tca_store *feature_store(const char *feature, const char *state, uint64_t seed,
+                                       feature_host *host) {
+  tca_options options = TCA_OPTIONS_INIT;
+  options.clock = TCA_CLOCK_MANUAL;
+  options.seed = seed;
+  return feature_store_with(feature, state, &options, host);
 }
 
 /* The index of the last request, which must be named `name` (else -1, reported). */

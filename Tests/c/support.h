@@ -51,6 +51,22 @@ static inline int value_contains(tca_store *store, const char *pointer, const ch
   return found;
 }
 
+/* A store replayed (in pull mode) from the whole journal of `store`, or NULL; the caller frees
+ * it. */
+static inline tca_store *replayed_from(tca_store *store) {
+  char *journal = NULL;
+  size_t length = 0;
+  if (tca_store_journal(store, &journal, &length) != TCA_OK) return NULL;
+  tca_options options;
+  tca_options_init(&options);
+  options.requests = TCA_REQUESTS_QUEUED;
+  tca_store *replayed = NULL;
+  if (tca_store_replay(journal, length, TCA_VERSION_NONE, &options, &replayed) != TCA_OK)
+    replayed = NULL;
+  tca_string_free(journal);
+  return replayed;
+}
+
 /* Whether the library was built with the feature `name`. */
 static inline int library_has_feature(const char *name) {
   char *features = tca_features();

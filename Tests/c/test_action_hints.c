@@ -38,7 +38,7 @@ int main(void) {
               "at /: expected exactly one known case, found \"numberFactResponseFailed\" (did you "
               "mean \"numberFactResponse\" or \"numberFactFailed\"? valid cases: "
               "\"decrementButtonTapped\", \"incrementButtonTapped\", \"numberFactButtonTapped\", "
-              "\"numberFactFailed\", \"numberFactResponse\")");
+              "\"numberFactFailed\", \"numberFactResponse\", \"saveNumberFactButtonTapped\")");
   check_error(store, "\"incrementButtonTaped\"", TCA_ERR_JSON_SHAPE,
               "\"incrementButtonTaped\" is not a known case (expected a case name or an object; "
               "did you mean \"incrementButtonTapped\"? valid cases: ");

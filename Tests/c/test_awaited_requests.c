@@ -137,20 +137,11 @@ static void test_pull_mode_and_replay(void) {
   CHECK_STATUS(tca_store_respond(store, save, "true"), TCA_OK);
   CHECK(value_is(store, "/numberFact", "\"4 is even\""));
 
-  char *journal = NULL;
-  size_t length = 0;
-  CHECK_STATUS(tca_store_journal(store, &journal, &length), TCA_OK);
   char *recorded = state_of(store);
-  tca_options options;
-  tca_options_init(&options);
-  options.requests = TCA_REQUESTS_QUEUED;
-  tca_store *replayed = NULL;
-  CHECK_STATUS(tca_store_replay(journal, length, TCA_VERSION_NONE, &options, &replayed),
-               TCA_OK);
-  CHECK(state_is(replayed, recorded));
+  tca_store *replayed = replayed_from(store);
+  CHECK(replayed != NULL && state_is(replayed, recorded));
   tca_store_free(replayed);
   tca_string_free(recorded);
-  tca_string_free(journal);
   tca_store_free(store);
 }
 

@@ -131,14 +131,8 @@ static void test_a_replay_cancels_too(void) {
   CHECK_STATUS(tca_store_journal(store, &journal, &length), TCA_OK);
   CHECK_CONTAINS(journal, "{\"cancelEffects\":true,\"version\":1}");
   char *recorded = state_of(store);
-
-  tca_options options;
-  tca_options_init(&options);
-  options.requests = TCA_REQUESTS_QUEUED;
-  tca_store *replayed = NULL;
-  CHECK_STATUS(tca_store_replay(journal, length, TCA_VERSION_NONE, &options, &replayed),
-               TCA_OK);
-  CHECK(state_is(replayed, recorded));
+  tca_store *replayed = replayed_from(store);
+  CHECK(replayed != NULL && state_is(replayed, recorded));
   CHECK(running_is(replayed, "[]"));
   CHECK_STATUS(tca_store_take_requests(replayed, &json, NULL), TCA_OK);
   CHECK(json != NULL && strcmp(json, "[]") == 0);

@@ -105,6 +105,44 @@ static void test_favorites_between_two_stores(void) {
   tca_store_free(a);
 }
 
+/* A store made with options.shared = TCA_SHARED_ISOLATED shares nothing: the others' changes do
+ * not reach it, nor its theirs. */
+static void test_an_isolated_store_shares_nothing(void) {
+  feature_host host_a, host_b, host_i;
+  tca_store *a = feature_store("matchscores", NULL, 1, &host_a);
+  tca_store *b = feature_store("matchscores", NULL, 1, &host_b);
+  tca_options options = TCA_OPTIONS_INIT;
+  options.clock = TCA_CLOCK_MANUAL;
+  options.shared = TCA_SHARED_ISOLATED;
+  tca_store *isolated = feature_store_with("matchscores", NULL, &options, &host_i);
+  CHECK_STATUS(tca_store_send(a, "{\"teamList\":\"onAppear\"}"), TCA_OK);
+  CHECK_STATUS(respond_with_fixture(a, host_a.ids[0], "matchscores/teams_page1.json"), TCA_OK);
+  CHECK_STATUS(tca_store_send(isolated, "{\"teamList\":\"onAppear\"}"), TCA_OK);
+  CHECK_STATUS(respond_with_fixture(isolated, host_i.ids[0], "matchscores/teams_page1.json"),
+               TCA_OK);
+  uint64_t before = tca_store_version(isolated);
+  CHECK_STATUS(tca_store_send(a, "{\"favoriteButtonTapped\":2}"), TCA_OK);
+  CHECK_STATUS(tca_store_poll(b, NULL), TCA_OK);
+  CHECK_STATUS(tca_store_poll(isolated, NULL), TCA_OK);
+  CHECK(value_is(b, "/favorites/teams/0/name", "\"Celtics\""));
+  CHECK(value_is(isolated, "/favorites/teams", "[]"));
+  CHECK(tca_store_version(isolated) == before);
+  /* Its own change stays its own. */
+  CHECK_STATUS(tca_store_send(isolated, "{\"favoriteButtonTapped\":3}"), TCA_OK);
+  CHECK(value_is(isolated, "/favorites/teams/0/id", "3"));
+  CHECK_STATUS(tca_store_poll(a, NULL), TCA_OK);
+  CHECK_STATUS(tca_store_poll(b, NULL), TCA_OK);
+  char *json = NULL;
+  for (int i = 0; i < 2; i++) {
+    tca_store *other = i ? b : a;
+    CHECK(value_is(other, "/favorites/teams/0/id", "2"));
+    CHECK_STATUS(tca_store_get(other, "/favorites/teams/1", &json, NULL), TCA_ERR_NOT_FOUND);
+  }
+  tca_store_free(isolated);
+  tca_store_free(b);
+  tca_store_free(a);
+}
+
 /* A recorded store journals the changes it took from another store, and replays them. */
 static void test_outside_changes_are_journaled(void) {
   feature_host host_a, host_b;
@@ -148,6 +186,7 @@ static void test_outside_changes_are_journaled(void) {
 }
 
 int main(void) {
+  test_an_isolated_store_shares_nothing();
   test_dice_history_is_the_hosts();
   test_dice_history_in_pull_mode();
   test_favorites_between_two_stores();

@@ -15,7 +15,7 @@ static void test_library(void) {
   if (features) {
     CHECK_CONTAINS(features, "\"name\":\"counter\"");
     CHECK_CONTAINS(features, "\"initialState\":{\"count\":0,");
-    CHECK_CONTAINS(features, "\"requests\":[\"numberFact.fetch\"]");
+    CHECK_CONTAINS(features, "\"requests\":[\"numberFact.fetch\",\"numberFact.save\"]");
   }
   tca_string_free(features);
   tca_string_free(NULL);
@@ -43,7 +43,9 @@ static void test_struct_layouts(void) {
   CHECK(offsetof(tca_options, answers) == 24);
   CHECK(offsetof(tca_options, record) == 28);
   CHECK(offsetof(tca_options, record_limit) == 32);
-  CHECK(offsetof(tca_options, reserved) == 40);
+  CHECK(offsetof(tca_options, shared) == 40);
+  CHECK(offsetof(tca_options, reserved32) == 44);
+  CHECK(offsetof(tca_options, reserved) == 48);
   CHECK(sizeof(tca_options) == 64);
   CHECK(offsetof(tca_request, id) == 0);
   CHECK(offsetof(tca_request, name) == 8);

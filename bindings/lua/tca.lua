@@ -111,6 +111,7 @@ tca.Store = Store
 local clocks = { manual = lib.TCA_CLOCK_MANUAL, real = lib.TCA_CLOCK_REAL }
 local answer_modes = { any_thread = lib.TCA_ANSWERS_ANY_THREAD,
                        host_thread = lib.TCA_ANSWERS_HOST_THREAD }
+local shared_modes = { process = lib.TCA_SHARED_PROCESS, isolated = lib.TCA_SHARED_ISOLATED }
 
 local function option(table_, value, what, expected)
   local chosen = table_[value]
@@ -137,6 +138,10 @@ local function native_options(options, where)
   if options.threaded then raw.threaded = 1 end
   if options.record then raw.record = 1 end
   if options.record_limit ~= nil then raw.record_limit = options.record_limit end
+  if options.shared ~= nil then
+    raw.shared = option(shared_modes, options.shared, where .. ": shared",
+                        '"process" or "isolated"')
+  end
   return raw
 end
 
@@ -156,8 +161,10 @@ end
 -- A store of `feature`, in pull mode. options (all optional): clock = "real" | "manual",
 -- seed = a number, state = a JSON snapshot (as store:state() returns), record = true (a journal
 -- and the reductions log), record_limit = n (with record: the journal lines kept; older ones
--- fold into a checkpoint, docs/wire-format.md "Checkpoints"), answers = "any_thread" | "host_thread", threaded = true (a thread of
--- the store's own runs real-clock timers; still no callback into Lua).
+-- fold into a checkpoint, docs/wire-format.md "Checkpoints"), answers = "any_thread" |
+-- "host_thread", threaded = true (a thread of the store's own runs real-clock timers; still no
+-- callback into Lua), shared = "process" | "isolated" (the state's shared fields are the
+-- store's own: no other store sees its changes, nor it theirs).
 function Store.new(feature, options)
   options = options or {}
   local raw = native_options(options, "tca.Store.new")

@@ -36,6 +36,8 @@ export interface StoreOptions {
   record?: boolean;
   /** With record: how many journal lines to keep (0: all; older ones fold into a checkpoint). */
   recordLimit?: number | bigint;
+  /** "isolated": the state's shared fields are this store's own (the default: "process"). */
+  shared?: 'process' | 'isolated';
 }
 
 export interface ReplayOptions {

@@ -30,7 +30,7 @@ public struct StoreOptions: Sendable {
   public init(
     clock: StoreClock.Kind = .real, seed: UInt64? = nil, trace: TraceSink? = nil,
     requests: RequestDelivery = .callback, answers: AnswerDelivery = .anyThread,
-    record: Bool = false, recordLimit: UInt64 = 0
+    record: Bool = false, recordLimit: UInt64 = 0, isolatesSharedState: Bool = false
   ) {
     self.clock = clock
     self.seed = seed
@@ -39,6 +39,7 @@ public struct StoreOptions: Sendable {
     self.answers = answers
     self.record = record
     self.recordLimit = recordLimit
+    self.isolatesSharedState = isolatesSharedState
   }
 }
 

@@ -26,7 +26,9 @@ namespace Tca
         public int Answers;
         public int Record;
         public ulong RecordLimit;
-        public ulong Reserved1, Reserved2, Reserved3;
+        public int Shared;
+        public int Reserved32;
+        public ulong Reserved1, Reserved2;
     }
 
     internal static class Native
@@ -38,6 +40,7 @@ namespace Tca
         public const int ClockManual = 1;
         public const int RequestsQueued = 1;
         public const int AnswersHostThread = 1;
+        public const int SharedIsolated = 1;
         public const ulong VersionNone = ulong.MaxValue;
 
         /// <summary>tca_state_fn.</summary>

@@ -68,6 +68,9 @@ namespace Tca
         /// <summary>With Record: how many journal lines to keep (0: all); older ones fold into
         /// a checkpoint (docs/wire-format.md, "Checkpoints").</summary>
         public ulong RecordLimit { get; set; }
+        /// <summary>The state's shared fields are this store's own: no other store of the
+        /// process sees its changes, nor it theirs (docs/kernel.md, "Shared state").</summary>
+        public bool IsolatedShared { get; set; }
         /// <summary>A thread of the store's own runs what becomes due (real-clock timers), and
         /// calls subscribers then.</summary>
         public bool Threaded { get; set; }
@@ -82,6 +85,7 @@ namespace Tca
             if (AnswersOnHostThread) raw.Answers = Native.AnswersHostThread;
             if (Record) raw.Record = 1;
             raw.RecordLimit = RecordLimit;
+            if (IsolatedShared) raw.Shared = Native.SharedIsolated;
             if (Threaded) raw.Threaded = 1;
             return raw;
         }

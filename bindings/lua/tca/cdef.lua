@@ -38,13 +38,19 @@ typedef struct tca_options {
   int32_t answers;
   int32_t record;
   uint64_t record_limit;
-  uint64_t reserved[3];
+  int32_t shared;
+  int32_t reserved32;
+  uint64_t reserved[2];
 } tca_options;
 enum tca_options_version { TCA_OPTIONS_VERSION = 2 };
 enum tca_clock_kind { TCA_CLOCK_REAL = 0, TCA_CLOCK_MANUAL = 1 };
 enum tca_requests_mode {
   TCA_REQUESTS_CALLBACK = 0,
   TCA_REQUESTS_QUEUED = 1
+};
+enum tca_shared_mode {
+  TCA_SHARED_PROCESS = 0,
+  TCA_SHARED_ISOLATED = 1
 };
 enum tca_answers_mode {
   TCA_ANSWERS_ANY_THREAD = 0,

@@ -277,6 +277,36 @@ check(threaded:value("/currentRoll") == 5 and landed.version == threaded:version
       "a threaded store's roll lands, told at poll()")
 threaded:free()
 
+-- shared = "isolated": the state's shared fields (matchscores' favorites) are the store's own.
+do
+  local file = assert(io.open("../../Tests/fixtures/matchscores/teams_page1.json"))
+  local teams = file:read("*a")
+  file:close()
+  local function with_teams(options)
+    local made = tca.Store.new("matchscores", options)
+    made:send('{"teamList":"onAppear"}')
+    for _, request in ipairs(made:take_requests()) do
+      if request.name == "matchScores.fetchTeams" then made:respond(request.id, teams) end
+    end
+    return made
+  end
+  local a = with_teams({ clock = "manual" })
+  local b = with_teams({ clock = "manual" })
+  local isolated = with_teams({ clock = "manual", shared = "isolated" })
+  a:send('{"favoriteButtonTapped":2}')
+  b:poll()
+  isolated:poll()
+  check(#b:value("/favorites/teams") == 1 and #isolated:value("/favorites/teams") == 0,
+        "an isolated store does not take another store's change")
+  isolated:send('{"favoriteButtonTapped":3}')
+  a:poll()
+  check(#a:value("/favorites/teams") == 1 and isolated:value("/favorites/teams/0/id") == 3,
+        "nor does another store take the isolated one's")
+  raises(tca.ERR_INVALID_ARGUMENT, "shared", tca.Store.new, "matchscores",
+         { shared = "private" })
+  for _, made in ipairs({ a, b, isolated }) do made:free() end
+end
+
 -- The NUL-terminated forms, reachable raw through tca.lib (the module calls the _n forms).
 do
   local lib = tca.lib

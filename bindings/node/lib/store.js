@@ -30,7 +30,7 @@ class Store {
   #inFlight = new Map();
 
   /**
-   * new Store(feature, { state, clock, seed, requests, record, recordLimit })
+   * new Store(feature, { state, clock, seed, requests, record, recordLimit, shared })
    *   state:    where to start: an object, JSON text or bytes (a stateText() saved earlier)
    *   clock:    "real" (the default) or "manual" (moved only by advance(ms))
    *   seed:     the random generator's seed (0, the default: one from the system)
@@ -40,6 +40,8 @@ class Store {
    *   record:   keep a journal (journal(), Store.replay)
    *   recordLimit: with record, how many journal lines to keep (0: all; older ones fold into a
    *             checkpoint: docs/wire-format.md, "Checkpoints")
+   *   shared:   "process" (the default): the state's shared fields are shared with every store
+   *             of the process holding the same key; "isolated": they are this store's own
    */
   constructor(feature, options = {}) {
     if (feature === REPLAY) {
@@ -55,10 +57,12 @@ class Store {
     }
     const {
       state, clock = 'real', seed = 0, requests = 'handler', record = false, recordLimit = 0,
+      shared = 'process',
     } = options;
     args.oneOf(clock, ['real', 'manual'], 'new Store: clock');
     args.oneOf(requests, ['handler', 'queued'], 'new Store: requests');
     args.oneOf(record, [true, false], 'new Store: record');
+    args.oneOf(shared, ['process', 'isolated'], 'new Store: shared');
     const stateText =
       state === undefined || state === null || typeof state === 'string'
         ? state
@@ -66,7 +70,8 @@ class Store {
     this.#handlerMode = requests === 'handler';
     const manual = clock === 'manual';
     this.#h = native.open(feature, stateText, manual, args.u64(seed, 'new Store: seed'),
-      this.#handlerMode, record, this, args.u64(recordLimit, 'new Store: recordLimit'));
+      this.#handlerMode, record, this, args.u64(recordLimit, 'new Store: recordLimit'),
+      shared === 'isolated');
     registry.register(this, this.#h, this);
   }
 

@@ -151,12 +151,12 @@ int tca_node_rethrow(node_store *store) {
 
 /* ---- Stores --------------------------------------------------------------------------------- */
 
-/// open(feature, state | null, manualClock, seed, loopTakes, record, self, recordLimit): a
-/// store's handle.
+/// open(feature, state | null, manualClock, seed, loopTakes, record, self, recordLimit,
+/// isolatedShared): a store's handle.
 /// Every store of the addon is in pull mode: requests reach JavaScript only through
 /// tca_store_take_requests, from lib/store.js (docs/node.md, "Requests").
 static napi_value open_store(napi_env env, napi_callback_info info) {
-  ARGS(8);
+  ARGS(9);
   text_arg feature, state = {0};
   if (text_get(env, argv[0], &feature) != 0) return NULL;
   napi_valuetype type;
@@ -166,9 +166,10 @@ static napi_value open_store(napi_env env, napi_callback_info info) {
     text_done(&feature);
     return NULL;
   }
-  bool manual = false, loop_takes = false, record = false;
+  bool manual = false, loop_takes = false, record = false, isolated = false;
   uint64_t seed = 0, record_limit = 0;
   napi_get_value_bool(env, argv[2], &manual);
+  napi_get_value_bool(env, argv[8], &isolated);
   napi_get_value_bool(env, argv[4], &loop_takes);
   napi_get_value_bool(env, argv[5], &record);
   napi_value result = NULL;
@@ -180,6 +181,7 @@ static napi_value open_store(napi_env env, napi_callback_info info) {
     options.seed = seed;
     options.record = record;
     options.record_limit = record_limit;
+    options.shared = isolated ? TCA_SHARED_ISOLATED : TCA_SHARED_PROCESS;
     tca_store *handle = NULL;
     tca_status status =
         tca.tca_store_new_v2(feature.data, feature.length, has_state ? state.data : NULL,

@@ -57,6 +57,8 @@ REQUESTS_CALLBACK = 0
 REQUESTS_QUEUED = 1
 ANSWERS_ANY_THREAD = 0
 ANSWERS_HOST_THREAD = 1
+SHARED_PROCESS = 0
+SHARED_ISOLATED = 1
 
 
 class Options(ctypes.Structure):
@@ -71,7 +73,9 @@ class Options(ctypes.Structure):
         ("answers", ctypes.c_int32),
         ("record", ctypes.c_int32),
         ("record_limit", ctypes.c_uint64),
-        ("reserved", ctypes.c_uint64 * 3),
+        ("shared", ctypes.c_int32),
+        ("reserved32", ctypes.c_int32),
+        ("reserved", ctypes.c_uint64 * 2),
     ]
 
 

@@ -8,11 +8,12 @@ from typing import Optional, Union
 from . import _native
 from ._validate import uint64
 
-__all__ = ["ANSWERS", "CLOCKS", "REQUESTS", "make_options"]
+__all__ = ["ANSWERS", "CLOCKS", "REQUESTS", "SHARED", "make_options"]
 
 CLOCKS = {"real": _native.CLOCK_REAL, "manual": _native.CLOCK_MANUAL}
 REQUESTS = {"callback": _native.REQUESTS_CALLBACK, "queued": _native.REQUESTS_QUEUED}
 ANSWERS = {"any_thread": _native.ANSWERS_ANY_THREAD, "host_thread": _native.ANSWERS_HOST_THREAD}
+SHARED = {"process": _native.SHARED_PROCESS, "isolated": _native.SHARED_ISOLATED}
 
 
 def _choice(value: object, choices: dict[str, int], what: str) -> int:
@@ -30,6 +31,7 @@ def make_options(
     answers: str = "any_thread",
     record: bool = False,
     record_limit: int = 0,
+    shared: str = "process",
 ) -> Union[_native.Options, _native.OptionsV1]:
     """`tca_options` for `Store(...)`'s keyword arguments; raises ValueError for a value the
     library would not take.
@@ -42,6 +44,7 @@ def make_options(
     answers_value = _choice(answers, ANSWERS, "answers")
     seed_value = 0 if seed is None else uint64(seed, "Store: seed")
     limit_value = uint64(record_limit, "Store: record_limit")
+    shared_value = _choice(shared, SHARED, "shared")
     if threaded and answers_value == _native.ANSWERS_HOST_THREAD:
         raise ValueError(
             "Store: answers='host_thread' applies answers in the host's next call, which a "
@@ -49,7 +52,7 @@ def make_options(
         )
     if not _native.has("tca_options_init"):
         # NB: a library older than pull mode takes version-1 options only.
-        if requests_value or answers_value or record or limit_value:
+        if requests_value or answers_value or record or limit_value or shared_value:
             raise NotImplementedError(
                 f"{_native.path} has no pull mode (requests=, answers=): rebuild libtca"
             )
@@ -63,4 +66,5 @@ def make_options(
     options.seed = seed_value
     options.record = 1 if record else 0
     options.record_limit = limit_value
+    options.shared = shared_value
     return options

@@ -73,6 +73,9 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches, _fastsend.StoreBase
     - `record_limit`: with `record`, how many journal lines to keep (0: all); older ones fold
       into a checkpoint, from whose version on `Store.replay` works (docs/wire-format.md,
       "Checkpoints").
+    - `shared`: `"process"` (the state's shared fields are shared with every store of the
+      process holding the same key) or `"isolated"` (they are this store's own: no other store
+      sees its changes, nor it theirs; what `tca.testing.TestStore` uses).
 
     Every method may raise a subclass of `tca.TCAError` carrying the library's message. Callbacks
     (effect handlers, subscribers) run inside the calls into the store (`send`, `poll`,
@@ -92,9 +95,12 @@ class Store(Effects, Subscriptions, Clock, Journal, Patches, _fastsend.StoreBase
         answers: str = "any_thread",
         record: bool = False,
         record_limit: int = 0,
+        shared: str = "process",
         _journal: Optional[Tuple[bytes, int]] = None,
     ) -> None:
-        options = make_options(clock, seed, threaded, requests, answers, record, record_limit)
+        options = make_options(
+            clock, seed, threaded, requests, answers, record, record_limit, shared
+        )
         feature_name = c_string(feature, "Store: feature")
         self.feature = feature
         self._h = None

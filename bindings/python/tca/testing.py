@@ -24,7 +24,9 @@ library tells it each action it reduced, with its origin and the state after it
 
 Shared state (`@Shared`, docs/kernel.md): a shared field is state, asserted as any other. The
 store's `shared.load` requests are answered `null` (the initial state holds the values a test
-starts from), and its `shared.save` payloads are kept in `store.shared_saves`, not asserted.
+starts from), and its `shared.save` payloads are kept in `store.shared_saves`, not asserted. Its
+shared fields are its own (`Store(shared="isolated")`): a live store of the same process does not
+change them, nor they it.
 
 For property tests, `random_action(tca.schema(feature), rng, seen=store.state)` makes an action
 of a feature at random from its schema (docs/schema.md), often naming ids the state has;
@@ -115,7 +117,7 @@ class TestStore:
         self.exhaustive = True
         self._store = Store(
             feature, state, clock="manual", seed=seed if seed is not None else 1,
-            requests="queued", record=True,
+            requests="queued", record=True, shared="isolated",
         )
         status = _lib.tca_store_log_reductions(self._store._h, 1)
         if status:

@@ -35,7 +35,8 @@ def test_options_are_the_64_bytes_of_coord_md():
     offsets = {name: getattr(options, name).offset for name, _ in options._fields_}
     assert offsets == {
         "version": 0, "clock": 4, "threaded": 8, "requests": 12, "seed": 16,
-        "answers": 24, "record": 28, "record_limit": 32, "reserved": 40,
+        "answers": 24, "record": 28, "record_limit": 32, "shared": 40, "reserved32": 44,
+        "reserved": 48,
     }
 
 

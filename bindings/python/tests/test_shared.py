@@ -78,3 +78,34 @@ def test_a_test_store_asserts_shared_changes_like_state():
     )
     store.finish()
     assert store.shared_saves == [{"key": "dice.history", "value": [5]}]
+
+
+def test_a_test_store_shares_nothing_with_live_stores():
+    """`TestStore` makes its store with `shared="isolated"`: a live store of the same process
+    holding the same key neither changes its state nor sees its changes."""
+    with tca.Store("matchscores", clock="manual") as live:
+        live.effect("matchScores.fetchTeams")(
+            lambda payload: fixture("matchscores/teams_page1.json")
+        )
+        live.send({"teamList": "onAppear"})
+        live.send({"favoriteButtonTapped": 2})
+        store = TestStore("matchscores")
+        assert store.state["favorites"]["teams"] == []
+        store.exhaustive = False
+        store.send({"teamList": "onAppear"})
+        store.request("matchScores.fetchTeams").respond(fixture("matchscores/teams_page1.json"))
+        store.send({"favoriteButtonTapped": 3})
+        live.poll()
+        assert [team["id"] for team in live.state["favorites"]["teams"]] == [2]
+        assert [team["id"] for team in store.state["favorites"]["teams"]] == [3]
+
+
+def test_an_isolated_store_is_asked_for_by_name():
+    with tca.Store("matchscores", clock="manual", shared="isolated") as isolated:
+        assert isolated.state["favorites"]["teams"] == []
+    try:
+        tca.Store("matchscores", shared="private")
+    except ValueError as error:
+        assert "'process' or 'isolated'" in str(error)
+    else:
+        raise AssertionError("shared='private' was taken")

@@ -29,7 +29,9 @@ impl Options {
             answers: 0,
             record: 0,
             record_limit: 0,
-            reserved: [0; 3],
+            shared: 0,
+            reserved32: 0,
+            reserved: [0; 2],
         };
         // SAFETY: raw is a valid tca_options.
         unsafe { sys::tca_options_init(&mut raw) };
@@ -66,6 +68,12 @@ impl Options {
     /// checkpoint (docs/wire-format.md, "Checkpoints").
     pub fn record_limit(mut self, lines: u64) -> Options {
         self.raw.record_limit = lines;
+        self
+    }
+    /// The state's shared fields are this store's own: no other store of the process sees its
+    /// changes, nor it theirs (tests side by side; docs/kernel.md, "Shared state").
+    pub fn isolated_shared(mut self) -> Options {
+        self.raw.shared = sys::TCA_SHARED_ISOLATED;
         self
     }
     /// The C struct, for `sys` calls.

@@ -35,6 +35,8 @@ pub const TCA_REQUEST_ONE_SHOT: i32 = 0;
 pub const TCA_REQUEST_STREAM: i32 = 1;
 pub const TCA_REQUEST_FIRE_AND_FORGET: i32 = 2;
 pub const TCA_REQUEST_CANCELLED: i32 = 3;
+pub const TCA_SHARED_PROCESS: i32 = 0;
+pub const TCA_SHARED_ISOLATED: i32 = 1;
 pub const TCA_VERSION_NONE: u64 = u64::MAX;
 
 #[repr(C)]
@@ -53,7 +55,9 @@ pub struct tca_options {
     pub answers: i32,
     pub record: i32,
     pub record_limit: u64,
-    pub reserved: [u64; 3],
+    pub shared: i32,
+    pub reserved32: i32,
+    pub reserved: [u64; 2],
 }
 
 #[repr(C)]

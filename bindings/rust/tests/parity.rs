@@ -313,6 +313,31 @@ fn pull_as_structs() {
     assert_eq!(store.get("/numberFact").unwrap(), r#""0 is zero""#);
 }
 
+/// tca_options.shared: an isolated store's shared fields are its own
+#[test]
+fn isolated_shared_fields() {
+    let teams = std::fs::read_to_string("../../Tests/fixtures/matchscores/teams_page1.json")
+        .unwrap();
+    let with_teams = |options: Options| {
+        let store = Store::with_options("matchscores", None, &options.queued().manual_clock())
+            .unwrap();
+        store.send(r#"{"teamList":"onAppear"}"#).unwrap();
+        for request in requests(&store) {
+            if request.name == "matchScores.fetchTeams" {
+                store.respond(request.id, &teams).unwrap();
+            }
+        }
+        store
+    };
+    let (a, b) = (with_teams(Options::new()), with_teams(Options::new()));
+    let isolated = with_teams(Options::new().isolated_shared());
+    a.send(r#"{"favoriteButtonTapped":2}"#).unwrap();
+    b.poll().unwrap();
+    isolated.poll().unwrap();
+    assert_eq!(b.get("/favorites/teams/0/id").unwrap(), "2");
+    assert_eq!(isolated.get("/favorites/teams").unwrap(), "[]");
+}
+
 #[repr(C)]
 struct PollFd {
     fd: i32,
