@@ -486,6 +486,40 @@ static class Tests
         }
     }
 
+    // Options.IsolatedShared (tca_options.shared): an isolated store's shared fields are its own.
+    static void IsolatedShared()
+    {
+        string teams = System.IO.File.ReadAllText(
+            System.IO.Path.Combine(Root(), "Tests/fixtures/matchscores/teams_page1.json"));
+        Func<Options, Store> withTeams = options =>
+        {
+            var store = new Store("matchscores", options);
+            store.Send("{\"teamList\":\"onAppear\"}");
+            foreach (var request in store.TakeRequests())
+                if (request.Name == "matchScores.fetchTeams") store.Respond(request.Id, teams);
+            return store;
+        };
+        using (var a = withTeams(new Options { ManualClock = true }))
+        using (var b = withTeams(new Options { ManualClock = true }))
+        using (var isolated = withTeams(new Options { ManualClock = true, IsolatedShared = true }))
+        {
+            a.Send("{\"favoriteButtonTapped\":2}");
+            b.Poll();
+            isolated.Poll();
+            Check(b.Get("/favorites/teams/0/id") == "2", "a shared change reaches another store");
+            Check(isolated.Get("/favorites/teams") == "[]", "but not an isolated one");
+        }
+    }
+
+    // The repository's root (the tests run in build/dotnet).
+    static string Root()
+    {
+        string dir = System.IO.Directory.GetCurrentDirectory();
+        while (dir != null && !System.IO.File.Exists(System.IO.Path.Combine(dir, "include/tca.h")))
+            dir = System.IO.Path.GetDirectoryName(dir);
+        return dir ?? ".";
+    }
+
     static int Main(string[] args)
     {
         if (args.Length > 0 && args[0] == "--missing-library") return MissingLibrary();
@@ -501,6 +535,7 @@ static class Tests
         BorrowedState();
         Recording();
         Threaded();
+        IsolatedShared();
         Console.WriteLine(passed + " passed, " + failed + " failed");
         return failed == 0 ? 0 : 1;
     }

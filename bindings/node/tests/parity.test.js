@@ -141,6 +141,28 @@ test('pull mode: tca_store_take_requests, respond_n, fail_n, complete', () => {
   store.close();
 });
 
+test('shared: an isolated store shares nothing (tca_options.shared)', () => {
+  const fixture = require('path').join(
+    __dirname, '..', '..', '..', 'Tests', 'fixtures', 'matchscores', 'teams_page1.json');
+  const teams = JSON.parse(require('fs').readFileSync(fixture, 'utf8'));
+  const withTeams = (options) => {
+    const store = new Store('matchscores', { clock: 'manual', requests: 'queued', ...options });
+    store.send({ teamList: 'onAppear' });
+    for (const request of store.takeRequests()) {
+      if (request.name === 'matchScores.fetchTeams') store.respond(request.id, teams);
+    }
+    return store;
+  };
+  const [a, b, isolated] = [withTeams({}), withTeams({}), withTeams({ shared: 'isolated' })];
+  a.send({ favoriteButtonTapped: 2 });
+  b.poll();
+  isolated.poll();
+  assert.equal(b.get('/favorites/teams/0/id'), 2);
+  assert.deepEqual(isolated.get('/favorites/teams'), []);
+  assert.throws(() => new Store('counter', { shared: 'private' }), /shared/);
+  for (const store of [a, b, isolated]) store.close();
+});
+
 test('time: tca_store_advance, poll, next_deadline_ms, fd', () => {
   const store = new Store('dice', { clock: 'manual', seed: 7, requests: 'queued' });
   assert.equal(store.nextDeadline(), null);
