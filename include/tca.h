@@ -158,7 +158,8 @@ const char *tca_version(void);
 
 /**
  * The features compiled into this library, as a JSON array:
- *   [{"name":"counter","description":"…","requests":["numberFact.fetch"],"initialState":{…}}, …]
+ *   [{"name":"counter","description":"…","requests":["numberFact.fetch","numberFact.save"],
+ *     "initialState":{…}}, …]
  * "requests" lists the names of the host requests the feature may make (see
  * tca_store_set_effect_handler). Returns a string the caller releases with tca_string_free(), or
  * NULL if out of memory or if the library's features failed to register (tca_last_error() says
@@ -322,7 +323,8 @@ enum tca_answers_mode {
 /**
  * Fills `options` with the defaults of this version: TCA_OPTIONS_VERSION, a real clock, no
  * thread, requests through callbacks, answers on any thread, a seed from the system, no
- * recording (and no record_limit), shared fields shared with the process, reserved fields 0. NULL is a no-op. Never blocks.
+ * recording (and no record_limit), shared fields shared with the process, reserved fields 0.
+ * NULL is a no-op. Never blocks.
  */
 void tca_options_init(tca_options *options);
 
@@ -400,7 +402,8 @@ void tca_store_free(tca_store *store);
  * to that need not wait before returning: actions fed back, effects run until they finish or wait
  * (on the clock or on the host), host requests made (the effect callback is called from inside
  * this call, after the store is let go — by the thread already delivering the store's callbacks
- * if there is one; in pull mode the requests wait to be taken), subscribers told. Actions may use the short forms of the wire format:
+ * if there is one; in pull mode the requests wait to be taken), subscribers told. Actions may
+ * use the short forms of the wire format:
  * "\"increment\"" for a case without payload, "{\"setCount\":5}" for a single unlabeled payload.
  *
  * From inside a callback of the same store, the action is queued and reduced before the outer call
@@ -884,10 +887,10 @@ tca_status tca_store_journal(tca_store *store, char **out_json, size_t *out_leng
  * "Checkpoints").
  *
  * Returns TCA_OK; TCA_ERR_INVALID_ARGUMENT (journal or out NULL, bad options);
- * TCA_ERR_UNKNOWN_FEATURE; TCA_ERR_VERSION_GONE (above); TCA_ERR_JSON_SYNTAX / TCA_ERR_JSON_SHAPE (a line that is not a journal
- * line of this library, or whose version the replay disagrees with), or the status a given input
- * failed with (an answer to an unknown request: a journal of another run): tca_last_error names
- * the line ("journal line 4: …").
+ * TCA_ERR_UNKNOWN_FEATURE; TCA_ERR_VERSION_GONE (above); TCA_ERR_JSON_SYNTAX /
+ * TCA_ERR_JSON_SHAPE (a line that is not a journal line of this library, or whose version the
+ * replay disagrees with), or the status a given input failed with (an answer to an unknown
+ * request: a journal of another run): tca_last_error names the line ("journal line 4: …").
  */
 tca_status tca_store_replay(const char *journal, size_t length, uint64_t to_version,
                             const tca_options *options, tca_store **out);

@@ -23,9 +23,11 @@ func hosting<State: Codable & Equatable, Action: Decodable>(
 final class JSONStorePaths<State: Codable & Equatable, Action: Decodable>: @unchecked Sendable {
   // NB: `@unchecked Sendable`: the closures capture only the coders (see ``FeatureCoding``).
   @usableFromInline let coding: FeatureCoding<State, Action>
-  @usableFromInline let send: (Store<State, Action>, UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void
+  @usableFromInline let send:
+    (Store<State, Action>, UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void
   @usableFromInline let version: (Store<State, Action>) -> UInt64
-  @usableFromInline let answer: (Store<State, Action>, UInt64, HostAnswer) throws(StoreError) -> Void
+  @usableFromInline let answer:
+    (Store<State, Action>, UInt64, HostAnswer) throws(StoreError) -> Void
   @usableFromInline let encodeState: (Store<State, Action>) throws(StoreError) -> EncodedState
   /// `Store.advance(by:)` and `Store.poll()`: the effects they run (a timer that lands, an
   /// answer applied) reduce actions, as a send does.
@@ -119,7 +121,8 @@ final class JSONStore<State: Codable & Equatable, Action: Decodable>: HostStore,
   private let paths: JSONStorePaths<State, Action>
   /// `paths.send`, kept here: loaded through `paths` in this generic class's unspecialized code,
   /// each send paid ~60 instructions more (the two references retained and released).
-  private let sendJSON: (Store<State, Action>, UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void
+  private let sendJSON:
+    (Store<State, Action>, UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void
   // NB: behind a pthread mutex, not a `Mutex`: ThreadSanitizer sees pthread mutexes, not
   // Mutex's futex, and reported the cache's reads and writes from different threads as races
   // (`make sanitize`). Made by the first read that caches: an idle store keeps neither the
