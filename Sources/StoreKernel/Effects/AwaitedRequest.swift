@@ -57,7 +57,10 @@ class AwaitedRequest: @unchecked Sendable {
   let payload: Result<RequestPayload, JSONError>
   /// The `.run` whose task waits.
   let leaf: TaskLeaf
-  /// The request's leaf in the store, once opened (holder).
+  /// The request's leaf in the store, once opened, until the task resumes (holder).
+  ///
+  /// NB: let go when the task resumes: the request's closures hold this awaiter, so keeping it
+  /// past its end would keep both alive for good.
   var request: EffectNode?
   /// Whether the task was cancelled while it waited (holder).
   var isCancelled = false
@@ -103,6 +106,8 @@ final class RequestAwaiter<Response: Decodable & Sendable>: AwaitedRequest, @unc
   override func resume() {
     guard !isResumed, let continuation else { return }
     isResumed = true
+    request = nil
+    self.continuation = nil
     // NB: a request finished by cancellation (its effect's region, the store closing, the task
     // itself) throws `CancellationError` even if an answer was accepted in the meantime.
     guard !isCancelled, !leaf.isCancelled, let outcome = outcome.withLock({ $0 }) else {
