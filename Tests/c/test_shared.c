@@ -105,6 +105,36 @@ static void test_favorites_between_two_stores(void) {
   tca_store_free(a);
 }
 
+static void fail_at_once(void *userdata, tca_store *store, const tca_request *request) {
+  (void)userdata;
+  tca_store_fail(store, request->id, "failed at once");
+}
+
+/* A recorded dice store whose first turn was a poll (not journaled) asked for its history
+ * there: its journal's answer to that request replays (the fuzzer found it did not). */
+static void test_a_load_made_at_a_polled_first_turn_replays(void) {
+  tca_options options = TCA_OPTIONS_INIT;
+  options.clock = TCA_CLOCK_MANUAL;
+  options.seed = 7;
+  options.record = 1;
+  tca_store *store = NULL;
+  CHECK_STATUS(tca_store_new("dice", NULL, &options, &store), TCA_OK);
+  CHECK_STATUS(tca_store_set_request_handler(store, fail_at_once, NULL, NULL), TCA_OK);
+  CHECK_STATUS(tca_store_poll(store, NULL), TCA_OK);
+  char *journal = NULL;
+  size_t length = 0;
+  CHECK_STATUS(tca_store_journal(store, &journal, &length), TCA_OK);
+  CHECK_CONTAINS(journal, "{\"fail\":1,\"message\":\"failed at once\",\"version\":0}");
+  tca_string_free(journal);
+  tca_store *replayed = replayed_from(store);
+  CHECK(replayed != NULL);
+  char *recorded = state_of(store);
+  CHECK(replayed != NULL && state_is(replayed, recorded));
+  tca_string_free(recorded);
+  tca_store_free(replayed);
+  tca_store_free(store);
+}
+
 /* A store made with options.shared = TCA_SHARED_ISOLATED shares nothing: the others' changes do
  * not reach it, nor its theirs. */
 static void test_an_isolated_store_shares_nothing(void) {
@@ -186,6 +216,7 @@ static void test_outside_changes_are_journaled(void) {
 }
 
 int main(void) {
+  test_a_load_made_at_a_polled_first_turn_replays();
   test_an_isolated_store_shares_nothing();
   test_dice_history_is_the_hosts();
   test_dice_history_in_pull_mode();
