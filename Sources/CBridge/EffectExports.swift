@@ -50,20 +50,34 @@ private func effectCall(_ host: HostFunction<TCAEffectFunction>) -> RequestCall 
 private func requestCall(_ host: HostFunction<TCARequestFunction>) -> RequestCall {
   { info, handle in
     withRequestStrings(info) { id, name, payload, count, kind in
-      // NB: `tca_request` is written field by field at the offsets of its C layout:
-      // {u64 id; const char *name; const char *payload_json; size_t payload_length; i32 kind;
-      //  (4 bytes padding)}.
-      withUnsafeTemporaryAllocation(byteCount: 40, alignment: 8) { request in
-        request.initializeMemory(as: UInt8.self, repeating: 0)
-        request.storeBytes(of: id, toByteOffset: 0, as: UInt64.self)
-        request.storeBytes(of: name, toByteOffset: 8, as: UnsafePointer<CChar>.self)
-        request.storeBytes(of: payload, toByteOffset: 16, as: UnsafePointer<CChar>.self)
-        request.storeBytes(of: count, toByteOffset: 24, as: UInt.self)
-        request.storeBytes(of: requestKind(kind), toByteOffset: 32, as: Int32.self)
-        host.function(host.userdata, handle, UnsafeRawPointer(request.baseAddress))
+      withUnsafeTemporaryAllocation(byteCount: requestSize, alignment: 8) { request in
+        guard let base = request.baseAddress else { return }
+        storeRequest(
+          at: base, id: id, name: UnsafeRawPointer(name), payload: UnsafeRawPointer(payload),
+          count: count, kind: requestKind(kind))
+        host.function(host.userdata, handle, UnsafeRawPointer(base))
       }
     }
   }
+}
+
+/// The size of a `tca_request`.
+let requestSize = 40
+
+/// Writes a `tca_request` at `request` (``requestSize`` bytes), field by field at the offsets of
+/// its C layout: {u64 id; const char *name; const char *payload_json; size_t payload_length;
+/// i32 kind; (4 bytes padding, zeroed)}.
+@inline(__always)
+func storeRequest(
+  at request: UnsafeMutableRawPointer, id: UInt64, name: UnsafeRawPointer,
+  payload: UnsafeRawPointer, count: UInt, kind: Int32
+) {
+  request.initializeMemory(as: UInt8.self, repeating: 0, count: requestSize)
+  request.storeBytes(of: id, toByteOffset: 0, as: UInt64.self)
+  request.storeBytes(of: name, toByteOffset: 8, as: UnsafeRawPointer.self)
+  request.storeBytes(of: payload, toByteOffset: 16, as: UnsafeRawPointer.self)
+  request.storeBytes(of: count, toByteOffset: 24, as: UInt.self)
+  request.storeBytes(of: kind, toByteOffset: 32, as: Int32.self)
 }
 
 /// `kind` as `tca_request.kind` gives it.

@@ -189,10 +189,6 @@ private let cancelledKind: Int32 = 3
 /// into the memory the other reads; and kept, so that a take costs no allocation
 /// (docs/benchmarks.md: pull mode).
 enum LentRequests {
-  /// The size of a `tca_request`: {u64 id; const char *name; const char *payload_json;
-  /// size_t payload_length; i32 kind; (4 bytes padding)}.
-  static let stride = 40
-
   /// This thread's buffer: its capacity in the first word, the array after it.
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
@@ -203,7 +199,7 @@ enum LentRequests {
   /// The array of `notices` (and their strings), written into this thread's buffer.
   static func write(_ notices: [HostRequestNotice]) throws(Failure) -> UnsafeMutableRawPointer {
     // NB: a payload is copied 16 bytes at a time at least (see `HostRequestInfo.copyPayload`).
-    var room = stride * notices.count
+    var room = requestSize * notices.count
     for notice in notices {
       switch notice {
       case let .request(info): room += info.name.utf8.count + 1 + max(info.payloadCount, 16) + 1
@@ -211,10 +207,9 @@ enum LentRequests {
       }
     }
     let array = try buffer(room)
-    var strings = array + stride * notices.count
+    var strings = array + requestSize * notices.count
     for (index, notice) in notices.enumerated() {
-      let request = array + stride * index
-      request.initializeMemory(as: UInt8.self, repeating: 0, count: stride)
+      let request = array + requestSize * index
       switch notice {
       case let .request(info):
         var name = info.name
@@ -230,22 +225,18 @@ enum LentRequests {
         strings += info.payloadCount
         strings.storeBytes(of: 0, as: UInt8.self)
         strings += 1
-        request.storeBytes(of: info.id, toByteOffset: 0, as: UInt64.self)
-        request.storeBytes(of: nameStart, toByteOffset: 8, as: UnsafeMutableRawPointer.self)
-        request.storeBytes(of: payloadStart, toByteOffset: 16, as: UnsafeMutableRawPointer.self)
-        request.storeBytes(of: UInt(info.payloadCount), toByteOffset: 24, as: UInt.self)
-        request.storeBytes(of: requestKind(info.kind), toByteOffset: 32, as: Int32.self)
+        storeRequest(
+          at: request, id: info.id, name: nameStart, payload: payloadStart,
+          count: UInt(info.payloadCount), kind: requestKind(info.kind))
       case let .cancelled(id):
         // NB: an empty name and the payload `null`, so that a host printing every field of
         // every entry reads valid text.
         let nameStart = strings
         strings.copyMemory(from: "\0null\0", byteCount: 6)
         strings += 6
-        request.storeBytes(of: id, toByteOffset: 0, as: UInt64.self)
-        request.storeBytes(of: nameStart, toByteOffset: 8, as: UnsafeMutableRawPointer.self)
-        request.storeBytes(of: nameStart + 1, toByteOffset: 16, as: UnsafeMutableRawPointer.self)
-        request.storeBytes(of: UInt(4), toByteOffset: 24, as: UInt.self)
-        request.storeBytes(of: cancelledKind, toByteOffset: 32, as: Int32.self)
+        storeRequest(
+          at: request, id: id, name: nameStart, payload: nameStart + 1, count: 4,
+          kind: cancelledKind)
       }
     }
     return array

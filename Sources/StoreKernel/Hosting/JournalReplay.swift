@@ -235,14 +235,7 @@ public enum JournalReplay {
             try store.moveClock(to: nanoseconds)
             store.alignVersion(to: lineVersion)
           }
-          for notice in try store.takeRequests() {
-            switch notice {
-            case let .request(info):
-              if info.kind != .fireAndForget { pending.append(info) }
-            case let .cancelled(id):
-              pending.removeAll { $0.id == id }
-            }
-          }
+          try takeRequests(from: store, into: &pending)
         } catch {
           throw JournalError(line: line.number, error)
         }
@@ -292,6 +285,21 @@ public enum JournalReplay {
     return checkpoint
   }
 
+  /// Takes the replayed store's notices into `pending`, the requests still open (which the
+  /// replayed store hands to its host at the end).
+  private static func takeRequests(
+    from store: RecordingStore, into pending: inout [HostRequestInfo]
+  ) throws(StoreError) {
+    for notice in try store.takeRequests() {
+      switch notice {
+      case let .request(info):
+        if info.kind != .fireAndForget { pending.append(info) }
+      case let .cancelled(id):
+        pending.removeAll { $0.id == id }
+      }
+    }
+  }
+
   private static func apply(
     _ value: JSONValue, to store: RecordingStore, line: Int, pending: inout [HostRequestInfo]
   ) throws(StoreError) {
@@ -308,9 +316,7 @@ public enum JournalReplay {
         // `shared.load`), which a call the journal does not keep (a poll) ran there: the replay
         // runs that turn now, then gives the answer.
         guard try store.poll() > 0 else { throw .unknownRequest(id) }
-        for case let .request(info) in try store.takeRequests() where info.kind != .fireAndForget {
-          pending.append(info)
-        }
+        try takeRequests(from: store, into: &pending)
         do {
           try body()
         } catch .finishedRequest(id) {
