@@ -836,8 +836,9 @@ int tca_store_fd(tca_store *store);
  *
  * Then one line per input, in the order the store received them: each action (as sent),
  * answer, failure and completion (with its request id), each move of a manual clock; on a real
- * clock, each poll that ran something, and on every input the clock's time ("at", nanoseconds
- * since the store was made); each tca_store_cancel_effects. A {"date":MS} line before an input
+ * clock, each poll that ran something, and on an input that read the clock the first and the
+ * last time its call read ("from" and "at", nanoseconds since the store was made); each
+ * tca_store_cancel_effects. A {"date":MS} line before an input
  * gives the date the feature read during it (a replay reads that one: random numbers and UUIDs
  * come from the seed). "request" and "cancelled" lines note what the store asked of the host.
  * docs/wire-format.md, "Journals", describes every line. An input's "version" is the state's

@@ -28,7 +28,7 @@ import Musl
 /// The requests and notices waiting in `target`, now the host's.
 private func takeNotices(_ target: StoreContext) throws(Failure) -> [HostRequestNotice] {
   do throws(StoreError) {
-    return try target.store.takeRequests()
+    return try target.withStore { (store) throws(StoreError) in try store.takeRequests() }
   } catch {
     throw Failure(error)
   }

@@ -232,7 +232,7 @@ func register(_ store: any HostStore, threaded: Bool) throws(Failure) -> OpaqueP
 @c public func tca_store_send(_ store: OpaquePointer?, _ action: UnsafePointer<CChar>?) -> Int32 {
   exported("tca_store_send") { () throws(Failure) in
     let target = try Handles.store(store)
-    try send(try bytes(of: action, "action_json"), to: target.store)
+    try send(try bytes(of: action, "action_json"), to: target)
   }
 }
 
@@ -241,12 +241,12 @@ func register(_ store: any HostStore, threaded: Bool) throws(Failure) -> OpaqueP
 ) -> Int32 {
   exported("tca_store_send_n") { () throws(Failure) in
     let target = try Handles.store(store)
-    try send(try bytes(of: action, length: length, "action_json"), to: target.store)
+    try send(try bytes(of: action, length: length, "action_json"), to: target)
   }
 }
 
 @inline(__always)
-private func send(_ action: UnsafeBufferPointer<UInt8>, to store: any HostStore) throws(Failure) {
+private func send(_ action: UnsafeBufferPointer<UInt8>, to store: StoreContext) throws(Failure) {
   do throws(StoreError) {
     try store.send(json: action)
   } catch {
@@ -390,7 +390,9 @@ private let noVersion = UInt64.max
 @c public func tca_store_version(_ store: OpaquePointer?) -> UInt64 {
   exported("tca_store_version", failing: noVersion) { () throws(Failure) in
     let target = try Handles.store(store)
-    guard !target.store.isClosed else { throw Failure(.invalidHandle, "the store has been freed") }
-    return target.store.version
+    return try target.withStore { (store) throws(Failure) in
+      guard !store.isClosed else { throw Failure(.invalidHandle, "the store has been freed") }
+      return store.version
+    }
   }
 }

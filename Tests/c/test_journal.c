@@ -435,6 +435,66 @@ static void test_canonical_actions(void) {
   tca_string_free(json);
 }
 
+/* A real clock's input line carries the first and the last time its call read the clock: a
+ * replay sets its clock to "from" before the input (firing nothing), and moves it to "at" after
+ * (firing what is due). An input that reads no time carries neither. */
+static void test_real_clock_lines_carry_the_times_read(void) {
+  tca_options options;
+  tca_options_init(&options);
+  options.record = 1;
+  tca_store *counter = NULL;
+  CHECK_STATUS(tca_store_new("counter", NULL, &options, &counter), TCA_OK);
+  CHECK_STATUS(tca_store_send(counter, "\"incrementButtonTapped\""), TCA_OK);
+  char *journal = journal_of(counter);
+  CHECK_CONTAINS(journal, "\n{\"send\":\"incrementButtonTapped\",\"version\":1}\n");
+  tca_string_free(journal);
+  tca_store_free(counter);
+
+  /* The second roll starts 0.6 s after the first landed: from the first roll's time, its
+   * 500 ms would have passed by its "at", and the replay would land it. */
+  const char *dice =
+      "{\"tcaJournal\":1,\"feature\":\"dice\",\"clock\":\"real\",\"seed\":5,\"version\":0,"
+      "\"state\":{\"currentRoll\":null,\"isRolling\":false,\"rollHistory\":[],"
+      "\"rollAnimationAngle\":0,\"destination\":null,\"alert\":null,\"lastFiveRolls\":[]}}\n"
+      "{\"send\":\"rollButtonTapped\",\"from\":1000,\"at\":2000,\"version\":1}\n"
+      "{\"poll\":true,\"at\":600000000,\"version\":2}\n"
+      "{\"send\":\"rollButtonTapped\",\"from\":1200000000,\"at\":1200001000,\"version\":3}\n";
+  tca_options replay_options;
+  tca_options_init(&replay_options);
+  replay_options.requests = TCA_REQUESTS_QUEUED;
+  tca_store *replayed = NULL;
+  CHECK_STATUS(tca_store_replay(dice, strlen(dice), TCA_VERSION_NONE, &replay_options, &replayed),
+               TCA_OK);
+  CHECK(tca_store_version(replayed) == 3);
+  char *state = state_of(replayed);
+  CHECK_CONTAINS(state, "\"isRolling\":true");
+  tca_string_free(state);
+  /* The replay's own journal keeps the line's "from", and moves its clock to "at". */
+  journal = journal_of(replayed);
+  CHECK_CONTAINS(journal, "{\"send\":\"rollButtonTapped\",\"from\":1200000000,\"version\":3}");
+  CHECK_CONTAINS(journal, "{\"clock\":1200001000,\"version\":3}");
+  tca_store *again = NULL;
+  CHECK_STATUS(
+      tca_store_replay(journal, strlen(journal), TCA_VERSION_NONE, &replay_options, &again),
+      TCA_OK);
+  CHECK(tca_store_version(again) == 3);
+  state = state_of(again);
+  CHECK_CONTAINS(state, "\"isRolling\":true");
+  tca_string_free(state);
+  tca_string_free(journal);
+  tca_store_free(again);
+  tca_store_free(replayed);
+
+  const char *bad = "{\"tcaJournal\":1,\"feature\":\"counter\",\"clock\":\"real\",\"seed\":1,"
+                    "\"version\":0,\"state\":{}}\n"
+                    "{\"send\":\"incrementButtonTapped\",\"from\":\"soon\",\"version\":1}\n";
+  tca_store *out = NULL;
+  CHECK_STATUS(tca_store_replay(bad, strlen(bad), TCA_VERSION_NONE, NULL, &out),
+               TCA_ERR_JSON_SHAPE);
+  CHECK_CONTAINS(tca_last_error(), "\"from\" is not a number of nanoseconds");
+  CHECK(out == NULL);
+}
+
 int main(void) {
   test_replay_to_every_version();
   test_replay_leaves_unanswered_requests();
@@ -449,5 +509,6 @@ int main(void) {
   test_stores_that_do_not_record();
   test_reductions_with_their_origin();
   test_canonical_actions();
+  test_real_clock_lines_carry_the_times_read();
   TEST_SUMMARY();
 }

@@ -13,11 +13,15 @@ struct JournalLines {
     let sequence: UInt64
     let isInput: Bool
     var isAdvance = false
+    /// A real-clock poll: its `from` is only where its `at` starts, and is not written.
+    var isPoll = false
     /// The callback run it was given in (0: none).
     var run: UInt64 = 0
     /// The state version once applied; ``unset`` until known.
     var version = JournalLines.unset
-    /// A real clock's time when its call returned; ``noTime``: none.
+    /// A real clock's first time read during its call, and the last (``ClockReads``);
+    /// ``noTime``: none read.
+    var from = JournalLines.noTime
     var at = JournalLines.noTime
   }
 
@@ -93,6 +97,10 @@ struct JournalLines {
   func render(_ index: Int, into text: inout [UInt8], version: UInt64) {
     let record = records[index]
     text.append(contentsOf: bytes[(record.start - base)..<(record.end - base)])
+    if record.from != JournalLines.noTime {
+      text += Array(",\"from\":".utf8)
+      Self.appendDecimal(record.from, to: &text)
+    }
     if record.at != JournalLines.noTime {
       text += Array(",\"at\":".utf8)
       Self.appendDecimal(record.at, to: &text)

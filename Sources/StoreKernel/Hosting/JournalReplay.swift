@@ -227,11 +227,15 @@ public enum JournalReplay {
         guard lineVersion <= version else { break }
         try versions.enter(lineVersion, line: line.number, in: store)
         do throws(StoreError) {
+          // NB: a poll gives the store no input: its `from` is only where its `at` starts.
+          if value["poll"] == nil, let nanoseconds = try time(value, "from") {
+            store.replayFrom(nanoseconds)
+          }
           try apply(value, to: store, line: line.number, pending: &pending)
           // NB: aligned before the clock moves, and again after: the clock's move is an input
           // of its own in the replayed store's journal, and both carry the line's version.
           store.alignVersion(to: lineVersion)
-          if let nanoseconds = try at(value) {
+          if let nanoseconds = try time(value, "at") {
             try store.moveClock(to: nanoseconds)
             store.alignVersion(to: lineVersion)
           }
@@ -390,11 +394,12 @@ public enum JournalReplay {
     }
   }
 
-  /// A real-clock line's `at`: the clock's time when its call returned (nil: none).
-  private static func at(_ value: JSONValue) throws(StoreError) -> Int64? {
-    guard case let .number(text)? = value["at"] else { return nil }
-    guard let nanoseconds = Int64(text) else {
-      throw .json(JSONError(.shape, "\"at\" is not a number of nanoseconds"))
+  /// A real-clock line's `from` or `at`: the first or the last time its call read the clock
+  /// (nil: none).
+  private static func time(_ value: JSONValue, _ key: String) throws(StoreError) -> Int64? {
+    guard let field = value[key] else { return nil }
+    guard case let .number(text) = field, let nanoseconds = Int64(text) else {
+      throw .json(JSONError(.shape, "\"\(key)\" is not a number of nanoseconds"))
     }
     return nanoseconds
   }

@@ -9,6 +9,10 @@ struct RecordingAccess: Sendable {
   let seed: UInt64
   /// The store clock's time, in nanoseconds.
   let now: @Sendable () -> Int64
+  /// A real clock's reads during each input (nil: a manual clock).
+  let clockReads: ClockReads?
+  /// Sets a manual clock's time without firing the timers due (a replayed line's `from`).
+  let setNow: @Sendable (Int64) -> Void
   /// Moves a manual clock forward by so many nanoseconds (replays).
   let advance: @Sendable (Int64) throws(StoreError) -> Int
   /// Sets how requests reach the host and where answers are applied.
@@ -75,6 +79,11 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   private let hasLeftovers = Atomic<Bool>(false)
   /// The inputs begun and not yet settled, oldest first (where a shared change goes).
   private var inProgress: [UInt64] = []
+  /// How many inputs given from outside a callback are in progress: the clock's reads count
+  /// from the first one's start to the last one's end (``ClockReads``).
+  private var timedInputs = 0
+  /// A replayed line's `from`, for the next input's line (a replay of a real-clock journal).
+  private var replayedFrom = JournalLines.noTime
   private var hostHandler: HostRequestHandler?
   /// Requests a replay left unanswered, for the host's first take or its handler.
   private var leftovers: [HostRequestInfo] = []
@@ -207,7 +216,8 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   /// goes before the moves given earlier in the same run, as it is applied.
   @inline(__always)
   private func begin(
-    isAdvance: Bool = false, isAnswer: Bool = false, _ write: (inout [UInt8]) -> Void
+    isAdvance: Bool = false, isAnswer: Bool = false, isPoll: Bool = false,
+    _ write: (inout [UInt8]) -> Void
   ) -> UInt64 {
     let nested = isInsideCallback
     lock.lock()
@@ -223,11 +233,20 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
         waitingAnswer = nil
         access.date.inputBegins()
       }
+      if let reads = access.clockReads {
+        if timedInputs == 0 { reads.arm() }
+        timedInputs += 1
+      }
     }
     let start = entries.write(write)
     var entry = Entry(start: start, end: entries.end, sequence: sequence, isInput: true)
     entry.run = nested ? run : 0
     entry.isAdvance = isAdvance
+    entry.isPoll = isPoll
+    if replayedFrom != JournalLines.noTime {
+      entry.from = replayedFrom
+      replayedFrom = JournalLines.noTime
+    }
     var index = entries.count
     if nested && !isAdvance {
       while index > 0, entries[index - 1].run == run, entries[index - 1].isAdvance {
@@ -241,12 +260,26 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   }
 
   /// After the input `sequence` was given: drops it if it failed (it changed nothing), else
-  /// notes a real clock's time; then, with a limit, folds the oldest lines (``JournalFolds``).
+  /// notes the times a real clock was read during its call (`from`, `at`); then, with a limit,
+  /// folds the oldest lines (``JournalFolds``).
+  ///
+  /// NB: the times the store read, not a read of the clock's own: an input that read no time
+  /// (a counter's send) needs none in its line, and the timers that fired at the end of its call
+  /// were those due at the last read (docs/wire-format.md, "Journals").
   @inline(__always)
   private func settle(_ sequence: UInt64, failed: Bool) {
-    let at = access.clock == .real ? access.now().saturatingSubtract(origin) : JournalLines.noTime
+    let nested = isInsideCallback
     lock.lock()
-    inProgress.removeAll { $0 == sequence }
+    var span: (first: Int64, last: Int64)?
+    if !nested, let reads = access.clockReads, timedInputs > 0 {
+      timedInputs -= 1
+      span = reads.span(disarming: timedInputs == 0)
+    }
+    if inProgress.last == sequence {
+      inProgress.removeLast()
+    } else {
+      inProgress.removeAll { $0 == sequence }
+    }
     var index = entries.count
     while index > 0 {
       index -= 1
@@ -254,15 +287,16 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
       if failed {
         entries.remove(at: index)
         folds?.removed(at: index)
-      } else {
-        entries[index].at = at
+      } else if let span {
+        if !entries[index].isPoll { entries[index].from = span.first.saturatingSubtract(origin) }
+        entries[index].at = span.last.saturatingSubtract(origin)
       }
       break
     }
     if let drop = folds?.overflow(lines: entries.count), drop > 0 { entries.dropFirst(drop) }
     let due = folds?.isDue(lines: entries.count) ?? false
     lock.unlock()
-    if due && !isInsideCallback { fold() }
+    if due && !nested { fold() }
   }
 
   /// Runs `body`, the input given to the store (its line written by `write`), recording it
@@ -549,12 +583,27 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
 
   /// Moves a manual clock to `nanoseconds` since the store was made, firing the timers due
   /// (a replay's `clock` and `at`); recorded as a `clock` input.
+  ///
+  /// NB: a move to the time the clock shows still fires the timers due then: a line's `from`
+  /// set the clock without firing them (``replayFrom(_:)``), as the recorded store fired them
+  /// only after the input.
   func moveClock(to nanoseconds: Int64) throws(StoreError) {
     let now = access.now()
-    guard access.clock == .manual, nanoseconds > now else { return }
+    guard access.clock == .manual, nanoseconds >= now else { return }
     _ = try recording(Array("{\"clock\":\(nanoseconds)".utf8)) { () throws(StoreError) in
       try access.advance(nanoseconds - now)
     }
+  }
+
+  /// Sets a manual clock to `nanoseconds` since the store was made without firing the timers
+  /// due (never backward): a replayed line's `from`, the time the recorded store read first
+  /// during that input. The next input's line keeps it as its own `from`.
+  func replayFrom(_ nanoseconds: Int64) {
+    guard access.clock == .manual else { return }
+    access.setNow(nanoseconds)
+    lock.lock()
+    replayedFrom = nanoseconds
+    lock.unlock()
   }
 
   // MARK: - HostStore
@@ -718,7 +767,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     deliverLeftovers()
     // NB: on a manual clock a poll only applies answers, which are recorded as given.
     guard access.clock == .real else { return try inner.poll() }
-    let sequence = begin { $0 += Array("{\"poll\":true".utf8) }
+    let sequence = begin(isPoll: true) { $0 += Array("{\"poll\":true".utf8) }
     do {
       let ran = try inner.poll()
       // NB: a poll that ran nothing is no input (a game loop polls every frame).
@@ -825,6 +874,8 @@ where R.State: Codable & Equatable & Sendable, R.Action: Decodable {
   let access = RecordingAccess(
     feature: feature, clock: options.clock, seed: seed,
     now: { [store] in store.clock.nowNanoseconds },
+    clockReads: options.clock == .real ? store.clock.recordReads() : nil,
+    setNow: { [store] nanoseconds in store.clock.setManualNow(nanoseconds) },
     advance: { [store] (nanoseconds) throws(StoreError) in
       try store.advance(by: .nanoseconds(nanoseconds))
     },

@@ -78,9 +78,22 @@ public final class StoreClock: Clock, @unchecked Sendable {
 
   var nowNanoseconds: Int64 {
     switch kind {
-    case .real: return csystem_monotonic_ns()
+    case .real:
+      let now = csystem_monotonic_ns()
+      timerStorage.ifMade { $0.reads?.note(now) }
+      return now
     case .manual: return manualNow.load(ordering: .acquiring)
     }
+  }
+
+  /// The record of this clock's reads, for a recording store: made with the timer queue, which
+  /// holds it, so nil if a timer was scheduled before.
+  ///
+  /// NB: in the queue, not a property of the clock: an idle store's clock fits a 48-byte malloc
+  /// chunk only as it is (docs/benchmarks.md: memory per idle store).
+  func recordReads() -> ClockReads? {
+    let reads = ClockReads()
+    return timerStorage.object { TimerQueue(reads: reads) }.reads
   }
 
   /// Moves a manual clock forward to `nanoseconds` (never backward).

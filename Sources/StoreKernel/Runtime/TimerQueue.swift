@@ -102,6 +102,12 @@ final class TimerQueue: @unchecked Sendable {
   private let lock = PlainLock()
   private var storage = Storage()
   @usableFromInline let liveCount = Atomic<Int>(0)
+  /// A recording store's record of its real clock's reads (``StoreClock/recordReads()``).
+  let reads: ClockReads?
+
+  init(reads: ClockReads? = nil) {
+    self.reads = reads
+  }
 
   /// Whether no timer is pending (cheap: no lock).
   @inlinable var isEmpty: Bool { liveCount.load(ordering: .acquiring) == 0 }

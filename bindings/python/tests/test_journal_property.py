@@ -186,3 +186,38 @@ def test_a_real_clock_session_replays_on_a_manual_clock():
         with tca.Store.replay(journal, requests="queued") as replayed:
             assert replayed.state_json() == store.state_json()
             assert replayed.version == store.version
+
+
+def test_a_timer_set_after_an_idle_gap_replays_from_its_own_start():
+    # The second roll starts 0.6 s after the first one landed, and lands 500 ms later: the
+    # journal is taken before. Its line's "from" (the time the roll read the clock) puts the
+    # replayed clock there first; from the first roll's time, the replay landed it at once.
+    import json
+    import time
+
+    with tca.Store("dice", seed=5, record=True, requests="queued") as store:
+        store.send("rollButtonTapped")
+        while store.next_deadline() != 0:
+            time.sleep(0.05)
+        assert store.poll() > 0
+        time.sleep(0.6)
+        store.send("rollButtonTapped")
+        assert store.state["isRolling"] is True
+        journal = store.journal()
+        lines = [json.loads(line) for line in journal.splitlines()[1:]]
+        sends = [line for line in lines if "send" in line]
+        assert len(sends) == 2
+        assert all("from" in line and line["from"] <= line["at"] for line in sends)
+        before = [line["at"] for line in lines[: lines.index(sends[1])] if "at" in line]
+        assert sends[1]["from"] - before[-1] >= 500_000_000
+        with tca.Store.replay(journal, requests="queued") as replayed:
+            assert replayed.state["isRolling"] is True
+            assert replayed.state_json() == store.state_json()
+            assert replayed.version == store.version
+
+
+def test_a_send_that_reads_no_time_journals_none():
+    with tca.Store("counter", record=True) as store:
+        store.send("incrementButtonTapped")
+        line = store.journal().splitlines()[1]
+        assert line == '{"send":"incrementButtonTapped","version":1}'
