@@ -231,22 +231,22 @@ namespace Tca
             if (last == null || !ReferenceEquals(last.Text, actionJson))
                 lastAction = last = new LastAction(actionJson, Encode(actionJson));
             byte[] bytes8 = last.Bytes;
-            // NB: the fast path passes the raw pointer (IntPtr marshals for free, a SafeHandle
-            // parameter costs a marshaling stub). DangerousAddRef keeps the handle from being
-            // released while the call runs, and throws ObjectDisposedException after Dispose,
-            // so a disposed store still fails clearly and never reaches C.
-            bool added = false;
-            try
+            // NB: the fast path passes the raw handle (IntPtr marshals for free, a SafeHandle
+            // parameter costs a marshaling stub) and takes no reference on the SafeHandle
+            // (DangerousAddRef and DangerousRelease: two interlocked operations a send). The
+            // library makes that safe: a tca_store * is a token it looks up, never reused, and
+            // tca_store_free waits for a call in progress; a send that races Dispose gets
+            // TCA_ERR_INVALID_HANDLE, and a disposed store still fails clearly.
+            if (handle.IsClosed) throw new ObjectDisposedException("Tca.Store");
+            byte empty = 0;  // NB: "" pins to null; C gets a valid pointer and length 0
+            int status;
+            fixed (byte* pinned = bytes8)
+                status = Native.tca_store_send_raw(handle.DangerousGetHandle(),
+                    pinned == null ? &empty : pinned, new UIntPtr((uint)bytes8.Length));
+            if (status != 0)
             {
-                handle.DangerousAddRef(ref added);
-                byte empty = 0;  // NB: "" pins to null; C gets a valid pointer and length 0
-                fixed (byte* pinned = bytes8)
-                    Check(Native.tca_store_send_raw(handle.DangerousGetHandle(),
-                        pinned == null ? &empty : pinned, new UIntPtr((uint)bytes8.Length)));
-            }
-            finally
-            {
-                if (added) handle.DangerousRelease();
+                if (handle.IsClosed) throw new ObjectDisposedException("Tca.Store");
+                throw Error(status);
             }
             if (failures.Pending != null) failures.Rethrow();
         }
