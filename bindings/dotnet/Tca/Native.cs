@@ -66,7 +66,7 @@ namespace Tca
         [DllImport(Library)]
         public static extern unsafe int tca_store_send_n(StoreHandle store, byte* action,
             UIntPtr length);
-        // NB: Store.Send's fast path: the raw pointer, kept alive by DangerousAddRef/Release.
+        // NB: Store.Send's fast path: the raw handle, a token the library looks up (see Send).
         [DllImport(Library, EntryPoint = "tca_store_send_n")]
         [System.Security.SuppressUnmanagedCodeSecurity]
         public static extern unsafe int tca_store_send_raw(IntPtr store, byte* action,
