@@ -8,9 +8,9 @@
 ///
 /// NB: 4 bytes a value and no pointers: one allocation holds the whole tape, skipping a
 /// container is a single jump, and a tape is at most twice its text (a value takes at least 2
-/// bytes with its separator: `0,`), so peak memory stays bounded for any input (issue 13). What
-/// a word does not hold (a scalar's end, an array's length) is found again in the text when a
-/// decoder asks, which it does once per value.
+/// bytes with its separator: `0,`), so peak memory stays bounded for any input
+/// (docs/wire-format.md, "Errors"). What a word does not hold (a scalar's end, an array's
+/// length) is found again in the text when a decoder asks, which it does once per value.
 enum Token {
   enum Kind: UInt8 {
     case null, `false`, `true`, number, string, array, object
