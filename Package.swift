@@ -51,10 +51,13 @@ let package = Package(
     .executableTarget(
       name: "SwiftBench", dependencies: ["JSON", "StoreKernel", "Features"],
       path: "Benchmarks/SwiftBench", plugins: jsonPlugin),
-    .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    // What the two JSON test targets share (not part of any product).
+    .target(name: "JSONTestSupport", dependencies: ["JSON"], path: "Tests/JSONTestSupport"),
+    .testTarget(name: "JSONTests", dependencies: ["JSON", "JSONTestSupport"]),
     // Types of every shape the generator meets, with their generated conformances, checked
     // against their Codable ones; and the generator's reading of sources.
-    .testTarget(name: "GeneratedJSONTests", dependencies: ["JSON"], plugins: jsonPlugin),
+    .testTarget(
+      name: "GeneratedJSONTests", dependencies: ["JSON", "JSONTestSupport"], plugins: jsonPlugin),
     .testTarget(name: "JSONCodableGenerationTests", dependencies: ["JSONCodableGeneration"]),
     // `FailureReporter.swiftTesting`, for TestStores in swift-testing tests (ours and users').
     .target(name: "StoreKernelTesting", dependencies: ["StoreKernel"]),

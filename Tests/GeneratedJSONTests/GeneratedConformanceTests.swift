@@ -1,4 +1,5 @@
 @testable import JSON
+import JSONTestSupport
 import Testing
 
 // The conformances JSONCodablePlugin wrote for Fixtures.swift against the Codable conformances

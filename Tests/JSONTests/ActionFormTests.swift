@@ -1,4 +1,5 @@
 import JSON
+import JSONTestSupport
 import Testing
 
 // The wire format's action forms (docs/wire-format.md): Swift's synthesized forms and the

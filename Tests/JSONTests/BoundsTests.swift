@@ -1,4 +1,5 @@
 import JSON
+import JSONTestSupport
 import Testing
 
 // What error messages may carry from the input, and a big document of the wrong shape

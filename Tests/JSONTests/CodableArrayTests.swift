@@ -1,4 +1,5 @@
 import JSON
+import JSONTestSupport
 import Testing
 
 // Arrays decoded through Codable alone (issue 17: the decoder fills an array in place rather

@@ -1,4 +1,5 @@
 import JSON
+import JSONTestSupport
 import Testing
 
 // Every Codable shape round-trips: decode(encode(x)) == x.

@@ -1,4 +1,5 @@
 import JSON
+import JSONTestSupport
 import Testing
 
 // A conformance corpus in the spirit of JSONTestSuite (github.com/nst/JSONTestSuite): `y_`

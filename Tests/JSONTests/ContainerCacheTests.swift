@@ -1,4 +1,5 @@
 import JSON
+import JSONTestSupport
 import Testing
 
 // The keyed containers the decoder keeps per key type and hands out again (ContainerCache), and

@@ -1,4 +1,5 @@
 @testable import JSON
+import JSONTestSupport
 import Testing
 
 // The direct read of big documents (DirectCursor): whatever it accepts, the scanner accepts too

@@ -1,4 +1,5 @@
 @testable import JSON
+import JSONTestSupport
 import Testing
 
 // The direct path (JSONCodable) against the Codable path it stands in for: for every input both

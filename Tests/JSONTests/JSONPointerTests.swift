@@ -1,4 +1,5 @@
 import JSON
+import JSONTestSupport
 import Testing
 
 private let state = Array(

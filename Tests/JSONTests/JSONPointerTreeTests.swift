@@ -1,4 +1,5 @@
 import JSON
+import JSONTestSupport
 import Testing
 
 // `JSONPointer.value(at:in:)` (a parsed document) finds what `JSONPointer.lookup` (the text)

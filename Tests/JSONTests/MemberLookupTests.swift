@@ -1,4 +1,5 @@
 import JSON
+import JSONTestSupport
 import Testing
 
 // Member lookups by name (issue 17's faster lookups): names of every length up to past two

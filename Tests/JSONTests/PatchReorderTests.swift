@@ -1,4 +1,5 @@
 import JSON
+import JSONTestSupport
 import Testing
 
 // Arrays diffed by id (`JSONPatch.diff`): reorders of thousands of elements make a correct patch

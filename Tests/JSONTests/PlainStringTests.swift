@@ -1,4 +1,5 @@
 @testable import JSON
+import JSONTestSupport
 import Testing
 
 // A document that is one string is read straight from its bytes when it is plain ASCII; every

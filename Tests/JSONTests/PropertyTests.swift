@@ -1,4 +1,5 @@
 import JSON
+import JSONTestSupport
 import Testing
 
 // Property tests with a seeded generator (they repeat exactly): random Codable values

@@ -1,4 +1,5 @@
 import JSON
+import JSONTestSupport
 import Testing
 
 // How a scanned scalar's text is read back: a string's end (found backwards from the value after

@@ -1,4 +1,5 @@
 import JSON
+import JSONTestSupport
 import Testing
 
 // Each rule of strict input (docs/wire-format.md), and numbers at the edges of their types.

@@ -1,4 +1,5 @@
 import JSON
+import JSONTestSupport
 import Testing
 
 // Errors that teach (docs/wire-format.md, "Errors"): an unknown case is quoted as sent (escaped,

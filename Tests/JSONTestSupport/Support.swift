@@ -1,17 +1,20 @@
 import JSON
 
+// What the JSON tests share (JSONTests, GeneratedJSONTests): decoding and encoding text, the
+// error a body throws, documents with raw bytes, and a seeded random source.
+
 /// Decodes `text` (UTF-8) as a `T`.
-func decode<T: Decodable>(_ type: T.Type, _ text: String) throws(JSONError) -> T {
+public func decode<T: Decodable>(_ type: T.Type, _ text: String) throws(JSONError) -> T {
   try JSONDecoder().decode(type, from: Array(text.utf8))
 }
 
 /// Encodes `value` as text.
-func encode<T: Encodable>(_ value: T) throws(JSONError) -> String {
+public func encode<T: Encodable>(_ value: T) throws(JSONError) -> String {
   String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
 }
 
 /// The error `body` throws, or nil.
-func error<T>(_ body: () throws(JSONError) -> T) -> JSONError? {
+public func error<T>(_ body: () throws(JSONError) -> T) -> JSONError? {
   do {
     _ = try body()
     return nil
@@ -21,16 +24,16 @@ func error<T>(_ body: () throws(JSONError) -> T) -> JSONError? {
 }
 
 /// One piece of a test document: text, or a raw byte (for bytes a Swift string cannot hold).
-enum Piece: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+public enum Piece: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
   case text(String)
   case byte(UInt8)
 
-  init(stringLiteral value: String) { self = .text(value) }
-  init(integerLiteral value: UInt8) { self = .byte(value) }
+  public init(stringLiteral value: String) { self = .text(value) }
+  public init(integerLiteral value: UInt8) { self = .byte(value) }
 }
 
 /// The bytes of a document made of pieces: `bytes("[a", 0xE5, "]")`.
-func bytes(_ pieces: Piece...) -> [UInt8] {
+public func bytes(_ pieces: Piece...) -> [UInt8] {
   var out: [UInt8] = []
   for piece in pieces {
     switch piece {
@@ -42,12 +45,12 @@ func bytes(_ pieces: Piece...) -> [UInt8] {
 }
 
 /// A small seeded random number generator (SplitMix64), so that property tests repeat exactly.
-struct SeededRandom: RandomNumberGenerator {
-  var state: UInt64
+public struct SeededRandom: RandomNumberGenerator {
+  public var state: UInt64
 
-  init(seed: UInt64) { state = seed }
+  public init(seed: UInt64) { state = seed }
 
-  mutating func next() -> UInt64 {
+  public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
