@@ -55,7 +55,9 @@ func text(of string: UnsafePointer<CChar>?, _ name: String) throws(Failure) -> S
 }
 
 /// A host's UTF-8 text of `length` bytes as a String; invalid UTF-8 is refused, never repaired.
-func text(of buffer: UnsafePointer<CChar>?, length: UInt, _ name: String) throws(Failure) -> String {
+func text(
+  of buffer: UnsafePointer<CChar>?, length: UInt, _ name: String
+) throws(Failure) -> String {
   let utf8 = try bytes(of: buffer, length: length, name)
   guard let text = String(validating: utf8, as: UTF8.self) else {
     throw Failure(.invalidArgument, "\(name) is not valid UTF-8")

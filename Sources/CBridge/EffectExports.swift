@@ -12,7 +12,8 @@ public typealias TCAEffectFunction =
   ) -> Void
 public typealias TCARequestFunction =
   @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeRawPointer?) -> Void
-public typealias TCACancelFunction = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UInt64) -> Void
+public typealias TCACancelFunction =
+  @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UInt64) -> Void
 
 /// What the kernel's handler calls for each request: the host's function, given the store's handle.
 typealias RequestCall = @Sendable (HostRequestInfo, OpaquePointer?) -> Void
@@ -137,7 +138,9 @@ private func setHandler(
       }))
 }
 
-private func setKernelHandler(_ target: StoreContext, _ handler: HostRequestHandler?) throws(Failure) {
+private func setKernelHandler(
+  _ target: StoreContext, _ handler: HostRequestHandler?
+) throws(Failure) {
   do throws(StoreError) {
     try target.store.setRequestHandler(handler)
   } catch {

@@ -16,7 +16,8 @@ enum LinkedFeatures {
       return .success(registry.seal())
     } catch {
       _ = registry.seal()
-      return .failure(Failure(.unknownFeature, "registering this library's features failed: \(error)"))
+      return .failure(
+        Failure(.unknownFeature, "registering this library's features failed: \(error)"))
     }
   }()
 

@@ -33,7 +33,8 @@ final class Runner: Sendable {
   static func start(store: any HostStore, fd: Int32) throws(Failure) -> Runner {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else {
-      throw Failure(.system, "cannot make the store thread's pipe: \(String(cString: strerror(errno)))")
+      let reason = String(cString: strerror(errno))
+      throw Failure(.system, "cannot make the store thread's pipe: \(reason)")
     }
     for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     let runner = Runner(wakeRead: ends[0], wakeWrite: ends[1])
@@ -52,7 +53,8 @@ final class Runner: Sendable {
     pthread_sigmask(SIG_SETMASK, &previous, nil)
     guard result == 0 else {
       context.release()
-      throw Failure(.system, "cannot start the store's thread: \(String(cString: strerror(result)))")
+      let reason = String(cString: strerror(result))
+      throw Failure(.system, "cannot start the store's thread: \(reason)")
     }
     runner.thread.store(UInt(thread), ordering: .releasing)
     return runner

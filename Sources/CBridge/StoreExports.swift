@@ -8,8 +8,8 @@ import JSON
 
 /// The layout of `tca_options` in tca.h, version 2 (64 bytes, no hidden padding):
 /// `{u32 version; i32 clock; i32 threaded; i32 requests; u64 seed; i32 answers; i32 record;
-/// u64 record_limit; i32 shared; i32 reserved32; u64 reserved[2]}`. Version 1 is its first 24 bytes, with `requests` as
-/// padding (ignored).
+/// u64 record_limit; i32 shared; i32 reserved32; u64 reserved[2]}`. Version 1 is its first 24
+/// bytes, with `requests` as padding (ignored).
 struct Options {
   static let currentVersion: UInt32 = 2
   var clock: StoreClock.Kind = .real
@@ -86,7 +86,9 @@ struct Options {
     }
     for index in 0..<2 {
       let value = raw.loadUnaligned(fromByteOffset: 48 + 8 * index, as: UInt64.self)
-      guard value == 0 else { throw Failure(.invalidArgument, "options.reserved[\(index)] is not 0") }
+      guard value == 0 else {
+        throw Failure(.invalidArgument, "options.reserved[\(index)] is not 0")
+      }
     }
     if threaded && answers == .hostThread {
       throw Failure(

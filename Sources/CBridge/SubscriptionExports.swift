@@ -1,6 +1,7 @@
 import StoreKernel
 
-public typealias TCAStateFunction = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UInt64) -> Void
+public typealias TCAStateFunction =
+  @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UInt64) -> Void
 public typealias TCAStateJSONFunction =
   @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UInt64, UnsafePointer<CChar>?, UInt)
   -> Void
