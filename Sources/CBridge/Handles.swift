@@ -35,7 +35,7 @@ enum Handles {
       throw Failure(.invalidHandle, "not a live store (freed, or never made by tca_store_new)")
     }
     // NB: a store a callback unwound out of refuses every call, from every thread (tca.h).
-    guard !store.isUnwound else { throw Failure(StoreError.unwound) }
+    guard !store.withStore({ $0.isUnwound }) else { throw Failure(StoreError.unwound) }
     return store
   }
 

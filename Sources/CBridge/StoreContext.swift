@@ -40,21 +40,13 @@ final class StoreContext: Sendable {
     let borrowed = Locked<LentState>(LentState())
   }
 
-  /// Sends `action` to the store.
+  /// Calls `body` with the store.
   ///
-  /// NB: a method, not `context.store.send`: inside it the store is borrowed from `self`, where a
-  /// caller holding the context retained and released the store around the call (two atomic
+  ///     try target.withStore { (store) throws(StoreError) in try store.send(json: action) }
+  ///
+  /// NB: a method, not `context.store`: inside it the store is borrowed from `self`, where a
+  /// caller holding the context retained and released the store around its call (two atomic
   /// operations, more for a store with a side table: docs/benchmarks.md, "The journal").
-  @inline(never)
-  func send(json action: UnsafeBufferPointer<UInt8>) throws(StoreError) {
-    try store.send(json: action)
-  }
-
-  /// Whether a callback unwound out of the store (``HostStore/isUnwound``), read as ``send``.
-  @inline(never)
-  var isUnwound: Bool { store.isUnwound }
-
-  /// Calls `body` with the store, borrowed as ``send`` borrows it.
   @inline(never)
   func withStore<R, E: Error>(_ body: (any HostStore) throws(E) -> R) throws(E) -> R {
     try body(store)

@@ -250,7 +250,7 @@ func register(_ store: any HostStore, threaded: Bool) throws(Failure) -> OpaqueP
 @inline(__always)
 private func send(_ action: UnsafeBufferPointer<UInt8>, to store: StoreContext) throws(Failure) {
   do throws(StoreError) {
-    try store.send(json: action)
+    try store.withStore { (store) throws(StoreError) in try store.send(json: action) }
   } catch {
     throw Failure(error)
   }

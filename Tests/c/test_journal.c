@@ -35,6 +35,17 @@ static tca_store *recorded(const char *feature, int32_t requests) {
   return store;
 }
 
+/* The replay of `journal` to its end in pull mode (requests queued for tca_store_take_requests). */
+static tca_store *replayed_queued(const char *journal) {
+  tca_options options;
+  tca_options_init(&options);
+  options.requests = TCA_REQUESTS_QUEUED;
+  tca_store *replayed = NULL;
+  CHECK_STATUS(tca_store_replay(journal, strlen(journal), TCA_VERSION_NONE, &options, &replayed),
+               TCA_OK);
+  return replayed;
+}
+
 /* Answers every request at once, from inside the callback. */
 static void answer_at_once(void *userdata, tca_store *store, const tca_request *request) {
   (void)userdata;
@@ -106,12 +117,7 @@ static void test_replay_leaves_unanswered_requests(void) {
   CHECK_CONTAINS(taken, "\"id\":1");
   tca_string_free(taken);
   char *journal = journal_of(store);
-  tca_options options;
-  tca_options_init(&options);
-  options.requests = TCA_REQUESTS_QUEUED;
-  tca_store *replayed = NULL;
-  CHECK_STATUS(tca_store_replay(journal, strlen(journal), TCA_VERSION_NONE, &options, &replayed),
-               TCA_OK);
+  tca_store *replayed = replayed_queued(journal);
   CHECK_STATUS(tca_store_take_requests(replayed, &taken, NULL), TCA_OK);
   CHECK(taken && strcmp(taken, "[{\"id\":1,\"name\":\"numberFact.fetch\",\"kind\":\"oneShot\","
                                "\"payload\":0}]") == 0);
@@ -459,12 +465,7 @@ static void test_real_clock_lines_carry_the_times_read(void) {
       "{\"send\":\"rollButtonTapped\",\"from\":1000,\"at\":2000,\"version\":1}\n"
       "{\"poll\":true,\"at\":600000000,\"version\":2}\n"
       "{\"send\":\"rollButtonTapped\",\"from\":1200000000,\"at\":1200001000,\"version\":3}\n";
-  tca_options replay_options;
-  tca_options_init(&replay_options);
-  replay_options.requests = TCA_REQUESTS_QUEUED;
-  tca_store *replayed = NULL;
-  CHECK_STATUS(tca_store_replay(dice, strlen(dice), TCA_VERSION_NONE, &replay_options, &replayed),
-               TCA_OK);
+  tca_store *replayed = replayed_queued(dice);
   CHECK(tca_store_version(replayed) == 3);
   char *state = state_of(replayed);
   CHECK_CONTAINS(state, "\"isRolling\":true");
@@ -473,10 +474,7 @@ static void test_real_clock_lines_carry_the_times_read(void) {
   journal = journal_of(replayed);
   CHECK_CONTAINS(journal, "{\"send\":\"rollButtonTapped\",\"from\":1200000000,\"version\":3}");
   CHECK_CONTAINS(journal, "{\"clock\":1200001000,\"version\":3}");
-  tca_store *again = NULL;
-  CHECK_STATUS(
-      tca_store_replay(journal, strlen(journal), TCA_VERSION_NONE, &replay_options, &again),
-      TCA_OK);
+  tca_store *again = replayed_queued(journal);
   CHECK(tca_store_version(again) == 3);
   state = state_of(again);
   CHECK_CONTAINS(state, "\"isRolling\":true");

@@ -92,8 +92,7 @@ public final class StoreClock: Clock, @unchecked Sendable {
   /// NB: in the queue, not a property of the clock: an idle store's clock fits a 48-byte malloc
   /// chunk only as it is (docs/benchmarks.md: memory per idle store).
   func recordReads() -> ClockReads? {
-    let reads = ClockReads()
-    return timerStorage.object { TimerQueue(reads: reads) }.reads
+    timerStorage.object { TimerQueue(reads: ClockReads()) }.reads
   }
 
   /// Moves a manual clock forward to `nanoseconds` (never backward).
