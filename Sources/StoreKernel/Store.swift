@@ -438,10 +438,50 @@ public final class Store<State, Action>: @unchecked Sendable {
   ///
   /// NB: inlinable so that a feature's host store (``hosting(_:coding:)``) runs the request
   /// bookkeeping specialized for its actions.
+  ///
+  /// NB: from outside the store, with nothing waiting and the store free, the call takes the
+  /// store first and applies the answer itself, as a send applies its action: queued for the
+  /// holder, it cost a closure, two locks of the inbox and a second pass through the table
+  /// (docs/benchmarks.md: pull mode).
   @inlinable
   func answer(_ answer: HostAnswer, to id: UInt64) throws(StoreError) {
+    // NB: inside the store (a callback), or with answers left for the host's next call, the
+    // answer is only queued (what `processAnswers` would find).
+    if core.isInsideOnCurrentThread || core.answersOnHostThread {
+      return try core.accept(answer, for: id)
+    }
+    if core.inbox.isEmpty, core.gate.tryLock() {
+      let previous = _enterHeld()
+      var failure: StoreError? = nil
+      do throws(StoreError) {
+        try core.acceptHeld(answer, for: id)
+      } catch {
+        failure = error
+      }
+      _finishHeld(previous)
+      if let failure { throw failure }
+      return
+    }
     try core.accept(answer, for: id)
     processAnswers()
+  }
+
+  /// Begins a call that has taken the store (``answer(_:to:)``).
+  @usableFromInline
+  func _enterHeld() -> UnsafeMutableRawPointer? {
+    let previous = enter()
+    hot.pointee.ranInCall = 0
+    return previous
+  }
+
+  /// Ends a call that took the store (``answer(_:to:)``): runs what it left, then lets go,
+  /// delivering its events as a send does.
+  @usableFromInline
+  func _finishHeld(_ previous: UnsafeMutableRawPointer?) {
+    finishCall()
+    leave(previous)
+    guard core.hasOutgoing || !core.inbox.isEmpty else { return core.gate.unlock() }
+    dispatchHeld()
   }
 
   /// Answers request `id` with `json`.

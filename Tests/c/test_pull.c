@@ -181,6 +181,76 @@ static void test_answered_from_another_thread(void) {
   tca_store_free(store);
 }
 
+typedef struct notified {
+  int calls;
+  uint64_t version;
+} notified;
+
+static void count_notices(void *userdata, tca_store *store, uint64_t version) {
+  (void)store;
+  notified *seen = userdata;
+  seen->calls += 1;
+  seen->version = version;
+}
+
+/* A subscriber that answers the next request it finds waiting, from inside its callback. */
+static void answer_inside(void *userdata, tca_store *store, uint64_t version) {
+  (void)version;
+  int *answered = userdata;
+  const tca_request *taken = NULL;
+  size_t count = 0;
+  if (tca_store_take_requests_v2(store, &taken, &count) != TCA_OK) return;
+  for (size_t i = 0; i < count; i++) {
+    if (taken[i].kind != TCA_REQUEST_ONE_SHOT) continue;
+    if (tca_store_respond(store, taken[i].id, "\"from a subscriber\"") == TCA_OK) *answered += 1;
+  }
+}
+
+/* An answer given from outside the store is applied by the call that gives it, as a send's
+ * action is: when tca_store_respond or tca_store_fail returns, the state has changed and the
+ * subscribers have been told. One given inside a callback is applied before the call that
+ * delivered the callback returns. */
+static void test_answers_applied_by_the_answering_call(void) {
+  tca_store *store = queued_counter();
+  notified seen = {0, 0};
+  uint64_t token = 0;
+  CHECK_STATUS(tca_store_subscribe(store, count_notices, &seen, &token), TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK(take_is(store, "[{\"id\":1,\"name\":\"numberFact.fetch\",\"kind\":\"oneShot\","
+                       "\"payload\":0}]"));
+  int before = seen.calls;
+  CHECK_STATUS(tca_store_respond(store, 1, "\"0 is nothing\""), TCA_OK);
+  CHECK(value_is(store, "/numberFact", "\"0 is nothing\""));
+  CHECK(value_is(store, "/isNumberFactLoading", "false"));
+  CHECK(seen.calls == before + 1 && seen.version == tca_store_version(store));
+  /* Answered: refused, and nothing changes. */
+  uint64_t version = tca_store_version(store);
+  CHECK_STATUS(tca_store_respond(store, 1, "\"again\""), TCA_ERR_REQUEST_FINISHED);
+  CHECK_STATUS(tca_store_respond(store, 99, "\"unknown\""), TCA_ERR_UNKNOWN_REQUEST);
+  CHECK(tca_store_version(store) == version);
+
+  /* A failure, applied as its failure action; a bad answer before it leaves the request open. */
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  tca_string_free(take(store));
+  CHECK_STATUS(tca_store_respond(store, 2, "7"), TCA_ERR_JSON_SHAPE);
+  CHECK(value_is(store, "/isNumberFactLoading", "true"));
+  CHECK_STATUS(tca_store_fail(store, 2, "offline"), TCA_OK);
+  CHECK(value_contains(store, "/numberFactError", "offline"));
+  CHECK(value_is(store, "/isNumberFactLoading", "false"));
+  CHECK_STATUS(tca_store_fail(store, 2, "twice"), TCA_ERR_REQUEST_FINISHED);
+  CHECK_STATUS(tca_store_complete(store, 2), TCA_ERR_REQUEST_FINISHED);
+  CHECK_STATUS(tca_store_unsubscribe(store, token), TCA_OK);
+
+  /* Inside a subscriber: queued, and applied before the send returns. */
+  int answered = 0;
+  CHECK_STATUS(tca_store_subscribe(store, answer_inside, &answered, &token), TCA_OK);
+  CHECK_STATUS(tca_store_send(store, "\"numberFactButtonTapped\""), TCA_OK);
+  CHECK(answered == 1);
+  CHECK(value_is(store, "/numberFact", "\"from a subscriber\""));
+  CHECK(value_is(store, "/isNumberFactLoading", "false"));
+  tca_store_free(store);
+}
+
 /* Whether the counter's state has no number fact (the member is then left out). */
 static int no_fact(tca_store *store) {
   char *json = NULL;
@@ -401,6 +471,7 @@ int main(void) {
   test_callback_mode_takes_nothing();
   test_answered_from_another_thread();
   test_answerable_until_the_notice_is_taken();
+  test_answers_applied_by_the_answering_call();
   test_free_with_requests_waiting();
   test_answers_on_the_host_thread();
   TEST_SUMMARY();

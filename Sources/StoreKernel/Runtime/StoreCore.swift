@@ -26,7 +26,7 @@ final class StoreCore<Action>: DispatchControl, EffectHost, @unchecked Sendable 
   /// (holder).
   var queuedRequests = false
   /// Answers from any thread are only queued, for the host's next call (holder).
-  var answersOnHostThread = false
+  @usableFromInline var answersOnHostThread = false
   /// The wake descriptor's fd once made (-1 before): read without any lock.
   let wakeFD = Atomic<Int32>(-1)
 

@@ -232,6 +232,50 @@ extension StoreCore {
   }
 
 
+  /// ``accept(_:for:)`` by a thread that holds the store from outside it (pull mode's answers;
+  /// ``Store/answer(_:to:)``): a one-shot answer with nothing waiting before it is applied at
+  /// once, as a send applies its action. Anything else is accepted as `accept` does.
+  ///
+  /// NB: queued for the holder, such an answer cost a closure, two locks of the inbox and a
+  /// second pass through the table (docs/benchmarks.md: pull mode). It is admitted by the
+  /// request's state alone, as a direct answer is (see `accept`).
+  @usableFromInline
+  func acceptHeld(_ answer: HostAnswer, for id: UInt64) throws(StoreError) {
+    guard !isClosed else { throw .closed }
+    let request = try withRequests { (table) throws(StoreError) in try table.openRequest(id) }
+    guard request.kind == .oneShot, inbox.isEmpty else { return try accept(answer, for: id) }
+    switch answer {
+    case let .value(bytes):
+      let action: Action?
+      do throws(JSONError) {
+        action = try request.answer(request, bytes)
+      } catch {
+        throw .badAnswer(id, error)
+      }
+      guard request.admit(ending: true) else { throw request.refusal(id) }
+      applyNow(request, failure: nil, action: action)
+    case let .failure(message):
+      guard request.admit(ending: true) else { throw request.refusal(id) }
+      applyNow(request, failure: message, action: nil)
+    case .complete:
+      throw .notAStream(id)
+    }
+  }
+
+  /// Applies a one-shot answer admitted by the holder (``acceptHeld(_:for:)``): `action`, or
+  /// `failure`; the request ends.
+  func applyNow(_ leaf: HostRequest<Action>, failure: String?, action: Action?) {
+    withRequests { table in table.finish(leaf) }
+    guard let action else {
+      return apply(leaf, failure: failure, completes: false, ends: true, action: nil)
+    }
+    withUnsafeTemporaryAllocation(of: Action.self, capacity: 1) { buffer in
+      guard let slot = buffer.baseAddress else { return }
+      slot.initialize(to: action)
+      apply(leaf, failure: nil, completes: false, ends: true, action: slot)
+    }
+  }
+
   /// Takes the answer counted by the inbox (``Inbox/pushDirectAnswer()``), if any, and applies
   /// it (holder).
   ///
