@@ -391,116 +391,6 @@ public final class Store<State, Action>: @unchecked Sendable {
     return removed
   }
 
-  // MARK: - Host requests
-
-  /// Sets where host requests go (nil: none; a request made without a handler fails at once, its
-  /// failure action saying so, and is written to the trace). If another thread is inside a
-  /// callback of the store, waits for it to return.
-  public func setRequestHandler(_ handler: HostRequestHandler?) {
-    locked { core.setHandler(handler.map(HandlerBox.init)) }
-    core.dispatch.waitForOtherThread(untilIdle: false)
-  }
-
-  /// Sets how host requests reach the host and where answers from other threads are applied
-  /// (``StoreOptions``); called once, before the store is shared.
-  @usableFromInline
-  func setDelivery(requests: RequestDelivery, answers: AnswerDelivery) {
-    locked {
-      core.queuedRequests = requests == .queued
-      core.answersOnHostThread = answers == .hostThread
-    }
-  }
-
-  /// Pull mode: the requests and cancellation notices waiting, oldest first, now the caller's.
-  /// A cancelled request takes answers (which change nothing) until its notice is taken here.
-  public func takeRequests() -> [HostRequestNotice] {
-    let notices = core.inbox.takeNotices()
-    core.endCancelled(in: notices)
-    return notices
-  }
-
-  /// Writes the store's trace of host requests to `sink` (nil: nowhere).
-  public func setTrace(_ sink: TraceSink?) {
-    locked { core.trace = sink }
-  }
-
-  /// Answers request `id` with `json`, decoded as the request's response type (semantic 2).
-  ///
-  /// Throws, changing nothing, if the store made no such request, the request has finished, a
-  /// one-shot request already has its answer, or the JSON does not decode (the request then
-  /// still waits for a good answer).
-  public func respond(to id: UInt64, json: UnsafeBufferPointer<UInt8>) throws(StoreError) {
-    try answer(.value(json), to: id)
-  }
-
-  /// Applies a host's answer to request `id` (``respond(to:json:)``, ``fail(_:message:)``,
-  /// ``complete(_:)``).
-  ///
-  /// NB: inlinable so that a feature's host store (``hosting(_:coding:)``) runs the request
-  /// bookkeeping specialized for its actions.
-  ///
-  /// NB: from outside the store, with nothing waiting and the store free, the call takes the
-  /// store first and applies the answer itself, as a send applies its action: queued for the
-  /// holder, it cost a closure, two locks of the inbox and a second pass through the table
-  /// (docs/benchmarks.md: pull mode).
-  @inlinable
-  func answer(_ answer: HostAnswer, to id: UInt64) throws(StoreError) {
-    // NB: inside the store (a callback), or with answers left for the host's next call, the
-    // answer is only queued (what `processAnswers` would find).
-    if core.isInsideOnCurrentThread || core.answersOnHostThread {
-      return try core.accept(answer, for: id)
-    }
-    if core.inbox.isEmpty, core.gate.tryLock() {
-      let previous = _enterHeld()
-      var failure: StoreError? = nil
-      do throws(StoreError) {
-        try core.acceptHeld(answer, for: id)
-      } catch {
-        failure = error
-      }
-      _finishHeld(previous)
-      if let failure { throw failure }
-      return
-    }
-    try core.accept(answer, for: id)
-    processAnswers()
-  }
-
-  /// Begins a call that has taken the store (``answer(_:to:)``).
-  @usableFromInline
-  func _enterHeld() -> UnsafeMutableRawPointer? {
-    let previous = enter()
-    hot.pointee.ranInCall = 0
-    return previous
-  }
-
-  /// Ends a call that took the store (``answer(_:to:)``): runs what it left, then lets go,
-  /// delivering its events as a send does.
-  @usableFromInline
-  func _finishHeld(_ previous: UnsafeMutableRawPointer?) {
-    finishCall()
-    leave(previous)
-    guard core.hasOutgoing || !core.inbox.isEmpty else { return core.gate.unlock() }
-    dispatchHeld()
-  }
-
-  /// Answers request `id` with `json`.
-  public func respond(to id: UInt64, json: [UInt8]) throws(StoreError) {
-    try json.withUnsafeBufferPointer { (buffer) throws(StoreError) in
-      try respond(to: id, json: buffer)
-    }
-  }
-
-  /// Fails request `id` (ends a stream too): its failure action gets `message`.
-  public func fail(_ id: UInt64, message: String) throws(StoreError) {
-    try answer(.failure(message), to: id)
-  }
-
-  /// Ends stream `id`.
-  public func complete(_ id: UInt64) throws(StoreError) {
-    try answer(.complete, to: id)
-  }
-
   // MARK: - Wake descriptor
 
   /// A descriptor readable exactly when ``poll()`` would do something (semantic 5): made on
@@ -582,138 +472,6 @@ public final class Store<State, Action>: @unchecked Sendable {
   func leave(_ previous: UnsafeMutableRawPointer?) {
     DependencyContext.restore(previous, key: dependencyBox.key)
     core.inbox.owner.store(0, ordering: .relaxed)
-  }
-
-  /// After letting go: delivers the outbox to the host (requests, cancellations, subscribers)
-  /// with no lock held, and runs what callbacks and other threads queued meanwhile — unless
-  /// another thread is already doing so, which then does it for this call too.
-  ///
-  /// NB: one thread at a time delivers a store's events, in order: a flag, not a lock, so a
-  /// call never waits here for another thread's callback (two stores whose subscribers send to
-  /// each other, driven by two threads, cannot deadlock).
-  @usableFromInline
-  @inline(never)
-  func dispatch() {
-    dispatch(holding: false)
-  }
-
-  /// ``dispatch()`` from a call that still holds the store (its gate), having just finished:
-  /// lets go of it.
-  ///
-  /// NB: the first event is taken without letting go and taking the store again, nor looking
-  /// for work the call just ran out of (docs/benchmarks.md: the effect round trip).
-  @usableFromInline
-  @inline(never)
-  func dispatchHeld() {
-    dispatch(holding: true)
-  }
-
-  private func dispatch(holding: Bool) {
-    // NB: the core lent unretained (the store keeps it): read as `core.dispatch`, it was
-    // retained and released around the loop (docs/benchmarks.md: the effect round trip).
-    Unmanaged.passUnretained(core)._withUnsafeGuaranteedRef { core in
-      let control: DispatchControl = core
-      var holding = holding
-      while true {
-        let (claimed, recorded) = control.claim()
-        guard claimed else {
-          // NB: another thread delivers, and will deliver what this call left too.
-          if holding { core.gate.unlock() }
-          return
-        }
-        deliverAll(control, recorded, holding: holding)
-        holding = false
-        control.release(recorded)
-        // NB: events or inputs that arrived after the last look but before the release were
-        // left for this thread: look again.
-        let more = !core.isClosed && !core.inbox.isEmpty || core.hasOutgoing
-        guard more, !control.isUnwound else { return }
-      }
-    }
-  }
-
-  /// The dispatcher's loop: runs queued work, then delivers one event at a time, until neither
-  /// is left.
-  private func deliverAll(
-    _ control: DispatchControl, _ frames: UnwindWatch.Frames?, holding: Bool
-  ) {
-    // NB: a call that has just finished, still holding the store, left no work to run (inputs
-    // from other threads since are run at the next turn).
-    var held = holding
-    while true {
-      if held {
-        held = false
-      } else {
-        core.gate.lock()
-        // NB: the handler lent for the last event is no longer called.
-        core.dropRetiredHandlers()
-        if core.dispatch.isUnwound {
-          core.gate.unlock()
-          return
-        }
-        if hasWork || hot.pointee.closeRequested && !core.isClosed {
-          let previous = enter()
-          hot.pointee.ranInCall = 0
-          finishCall()
-          leave(previous)
-        }
-      }
-      guard let event = core.nextOutgoing() else {
-        core.gate.unlock()
-        return
-      }
-      let handler = core.lentHandler
-      var subscribers: [(UInt64) -> Void] = []
-      var version: UInt64 = 0
-      // NB: a notification carries the version at delivery; one already delivered is skipped
-      // (two calls' changes, delivered together, make one notification).
-      if case .notify = event, !core.isClosed, hot.pointee.version != hot.pointee.deliveredVersion {
-        version = hot.pointee.version
-        hot.pointee.deliveredVersion = version
-        subscribers = hot.pointee.subscribers.map(\.callback)
-      }
-      // NB: marked inside a callback before letting go of the store: a thread that replaces
-      // the handler or unsubscribes after that waits for the callback (it could slip in between
-      // and return while the old one was about to be called).
-      let calls: Bool
-      switch event {
-      case .request, .cancel: calls = handler != nil
-      case .notify: calls = !subscribers.isEmpty
-      }
-      if calls { control.inCallback.store(true, ordering: .releasing) }
-      core.gate.unlock()
-      // NB: the event consumed, so that its request is moved out, not copied (a retain and a
-      // release of its name and of its payload).
-      switch consume event {
-      case let .request(info, leaf):
-        guard let handler else {
-          leaf?.release()
-          continue
-        }
-        core.beginDelivering(leaf)
-        var callback = RequestCallback(handler: handler, info: consume info)
-        control.call(frames, &callback)
-        core.endDelivering()
-      case let .cancel(id):
-        if let handler {
-          var callback = CancelCallback(handler: handler, id: id)
-          control.call(frames, &callback)
-        }
-      case .notify:
-        for subscriber in subscribers {
-          var callback = NotifyCallback(subscriber: subscriber, version: version)
-          control.call(frames, &callback)
-        }
-      }
-    }
-  }
-
-  /// Answers were queued: process them now unless the store is inside a call on this thread
-  /// (then that call will) or answers wait for the host's thread (`StoreOptions.answers`).
-  @usableFromInline
-  func processAnswers() {
-    guard !core.isInsideOnCurrentThread, !core.answersOnHostThread else { return }
-    _ = hold {}
   }
 
   private func reduce(_ action: Action) {
@@ -799,7 +557,7 @@ public final class Store<State, Action>: @unchecked Sendable {
     return ran + drain()
   }
 
-  private var hasWork: Bool {
+  var hasWork: Bool {
     guard !core.isClosed else { return false }
     if !core.actions.pointee.isEmpty || !core.isEmpty || hot.pointee.pendingAdvance > 0 {
       return true
@@ -819,7 +577,7 @@ public final class Store<State, Action>: @unchecked Sendable {
 
   /// Ends a call: runs everything left, queues the subscribers' notification, closes if asked,
   /// settles the fd.
-  private func finishCall() {
+  func finishCall() {
     repeat {
       drain()
       // NB: no `continue` after the advance: in a repeat-while it would test the loop's condition,
