@@ -32,7 +32,7 @@
 #include "noop.h"
 #include "tca.h"
 
-/* ---- settings, clock, output ------------------------------------------------------------------ */
+/* ---- settings, clock, output ----------------------------------------------------------------- */
 
 static int g_samples = 41;
 static uint64_t g_sample_ns = 120000000;
@@ -59,7 +59,7 @@ static void json_string(const char *text) {
   putchar('"');
 }
 
-/* ---- candidates and rows ---------------------------------------------------------------------- */
+/* ---- candidates and rows --------------------------------------------------------------------- */
 
 /* Runs the workload n times and returns the nanoseconds it measured. Most bodies time their whole
  * loop; a body that must do untimed work between calls (a fresh read needs a change first) times
@@ -120,15 +120,15 @@ static void print_side(const char *name, const candidate *c, const stats *s) {
     printf(",\"na\":");
     json_string(c->na);
   } else {
-    printf(",\"median\":%.3f,\"min\":%.3f,\"max\":%.3f,\"samples\":%d,\"iterations\":%ld", s->median,
-           s->min, s->max, s->samples, s->iterations);
+    printf(",\"median\":%.3f,\"min\":%.3f,\"max\":%.3f,\"samples\":%d,\"iterations\":%ld",
+           s->median, s->min, s->max, s->samples, s->iterations);
   }
   putchar('}');
 }
 
 static void print_row(const char *group, const char *workload, const char *unit, const char *note,
-                      const char *target_json, const candidate *ours, const stats *ours_stats, const candidate *alt,
-                      const stats *alt_stats) {
+                      const char *target_json, const candidate *ours, const stats *ours_stats,
+                      const candidate *alt, const stats *alt_stats) {
   printf("{\"source\":\"c\",\"group\":");
   json_string(group);
   printf(",\"workload\":");
@@ -177,7 +177,7 @@ static void row(const char *group, const char *workload, const char *note, const
   print_row(group, workload, "ns/op", note, target_json, ours, &results[0], alt, &results[1]);
 }
 
-/* ---- timer overhead --------------------------------------------------------------------------- */
+/* ---- timer overhead -------------------------------------------------------------------------- */
 
 static double run_empty_timed(void *ctx, long n) {
   (void)ctx;
@@ -196,7 +196,7 @@ static void measure_timer_overhead(void) {
   g_timer_overhead_ns = summarize(values, 11, 100000).median;
 }
 
-/* ---- C ABI: send ------------------------------------------------------------------------------ */
+/* ---- C ABI: send ----------------------------------------------------------------------------- */
 
 static const char *const INCREMENT = "\"incrementButtonTapped\"";
 
@@ -228,7 +228,7 @@ static double run_floor_send(void *ctx, long n) {
   return (double)(now_ns() - start);
 }
 
-/* ---- C ABI: state reads ----------------------------------------------------------------------- */
+/* ---- C ABI: state reads ---------------------------------------------------------------------- */
 
 static double run_tca_state_unchanged(void *ctx, long n) {
   store_ctx *c = ctx;
@@ -318,17 +318,19 @@ static double run_floor_todos_fresh(void *ctx, long n) {
   return total;
 }
 
-/* ---- 1,000 todos ------------------------------------------------------------------------------ */
+/* ---- 1,000 todos ----------------------------------------------------------------------------- */
 
 /* SWITCH-ON (todos): the rows below measure libtca once tca_features() lists "todos". The store is
  * made from a snapshot: the JSON bench_todos_json writes (TodosState of Benchmarks/SwiftBench:
- * {"editMode":false,"filter":"all","todos":[{"description":…,"id":"00000000-0000-4000-8000-000000000000",
- * "isComplete":true},…]}: the todos feature's ids are UUIDs, here the todo's number written as one).
+ * {"editMode":false,"filter":"all","todos":[{"description":…,
+ * "id":"00000000-0000-4000-8000-000000000000","isComplete":true},…]}: the todos feature's ids are
+ * UUIDs, here the todo's number written as one).
  * If the todos feature's state or toggle action has another shape, adjust bench_todos_json or
  * TODOS_TOGGLE_FORMAT; until they match, the row prints "na" with the library's error. */
 #define TODOS_COUNT 1000
 static const char *const TODOS_TOGGLE_FORMAT =
-    "{\"todos\":{\"element\":{\"id\":\"00000000-0000-4000-8000-%012ld\",\"action\":\"checkBoxToggled\"}}}";
+    "{\"todos\":{\"element\":{\"id\":\"00000000-0000-4000-8000-%012ld\","
+    "\"action\":\"checkBoxToggled\"}}}";
 
 static void make_todos(bench_todo *todos) {
   static const char *const chores[] = {"Buy milk and bread", "Call the plumber", "Water the plants",
@@ -409,7 +411,7 @@ static tca_store *make_todos_store(const char *snapshot, char *why, size_t why_s
   return store;
 }
 
-/* ---- effect round trip ------------------------------------------------------------------------ */
+/* ---- effect round trip ----------------------------------------------------------------------- */
 
 static void floor_on_request(void *userdata, bench_effect_host *host, uint64_t request_id,
                              const char *name, const char *payload_json, size_t payload_length) {
@@ -516,7 +518,8 @@ static const char *prepare_pull_store(effect_ctx *c, char *why, size_t why_size)
   char *taken = NULL;
   if (tca_store_send(c->store, EFFECT_ACTION) != TCA_OK ||
       tca_store_take_requests(c->store, &taken, NULL) != TCA_OK ||
-      strstr(taken, "\"id\":1,") == NULL || tca_store_respond(c->store, 1, EFFECT_ANSWER) != TCA_OK) {
+      strstr(taken, "\"id\":1,") == NULL ||
+      tca_store_respond(c->store, 1, EFFECT_ANSWER) != TCA_OK) {
     snprintf(why, why_size, "pull round trip failed: %s", tca_last_error());
     tca_string_free(taken);
     return why;
@@ -526,7 +529,7 @@ static const char *prepare_pull_store(effect_ctx *c, char *why, size_t why_size)
 }
 #endif
 
-/* ---- the C ABI rows --------------------------------------------------------------------------- */
+/* ---- the C ABI rows -------------------------------------------------------------------------- */
 
 static void abi_rows(void) {
   const char *group = "C ABI";
@@ -540,8 +543,8 @@ static void abi_rows(void) {
   candidate ours = {"tca_store_send", "ours", run_tca_send, &send_ctx, NULL};
   candidate alt = {"C call via fn pointer (floor)", "floor",
                    run_floor_send, &floor_send, NULL};
-  row(group, "tca_store_send \"incrementButtonTapped\" (counter)", NULL, "{\"ours_max\":300}", &ours,
-      &alt);
+  row(group, "tca_store_send \"incrementButtonTapped\" (counter)", NULL, "{\"ours_max\":300}",
+      &ours, &alt);
 
   /* a send to a recorded store against a plain send (docs/benchmarks.md, "The journal") */
   tca_options record_options = TCA_OPTIONS_INIT;
@@ -599,7 +602,8 @@ static void abi_rows(void) {
                            &todos_ctx, todos_store ? NULL : why};
   candidate todos_fresh_floor = {"C structs to JSON (floor)",
                                  "floor", run_floor_todos_fresh, &floor_todos, NULL};
-  row(group, "state read, 1,000 todos, fresh after a change", note, NULL, &todos_fresh, &todos_fresh_floor);
+  row(group, "state read, 1,000 todos, fresh after a change", note, NULL, &todos_fresh,
+      &todos_fresh_floor);
 
   floor_copy_ctx floor_copy_todos = {bench_copy_json, snapshot, snapshot_length};
   candidate todos_same = {"tca_store_state+free", "ours", run_tca_state_unchanged,
@@ -633,8 +637,8 @@ static void abi_rows(void) {
                            NULL, "needs tca_store_set_effect_handler and tca_store_respond"};
 #endif
   row(group, "effect round trip via the host callback",
-      "counter number fact: one send whose effect asks the host, answered inside the callback", NULL,
-      &effect_ours, &effect_floor);
+      "counter number fact: one send whose effect asks the host, answered inside the callback",
+      NULL, &effect_ours, &effect_floor);
   candidate counter_reference = {"tca_store_send (counter)", "reference", run_tca_send, &send_ctx,
                                  NULL};
   row(group, "effect round trip, against a counter send", "the row above, issue 17: at most 5x",
@@ -679,7 +683,7 @@ static void abi_rows(void) {
   tca_store_free(counter);
 }
 
-/* ---- memory ----------------------------------------------------------------------------------- */
+/* ---- memory ---------------------------------------------------------------------------------- */
 
 static long rss_bytes(void) {
   FILE *f = fopen("/proc/self/statm", "r");
@@ -821,7 +825,7 @@ static void journal_soak_row(void) {
                    note, NULL, &ours, &s1, &alt, &s2);
 }
 
-/* ---- the inspector row ------------------------------------------------------------------------ */
+/* ---- the inspector row ----------------------------------------------------------------------- */
 
 static long g_discarded; /* reads of the listener below (atomic) */
 
@@ -889,7 +893,7 @@ static void inspector_rows(void) {
       NULL, &ours, &alt);
 }
 
-/* ---- main ------------------------------------------------------------------------------------- */
+/* ---- main ------------------------------------------------------------------------------------ */
 
 int main(int argc, char **argv) {
   const char *samples = getenv("BENCH_SAMPLES");
