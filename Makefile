@@ -109,8 +109,9 @@ $(BUILD)/tests/%: Tests/c/%.c $(wildcard Tests/c/*.h) include/tca.h $(LIB)
 # calls the library in a loop (test_threads' racers) take it back each time, so that the thread
 # meant to free the store waited for minutes, or forever.
 VALGRIND       ?= valgrind
-VALGRIND_FLAGS := -q --fair-sched=yes --error-exitcode=97 --leak-check=full --show-leak-kinds=definite \
-  --errors-for-leak-kinds=definite --suppressions=$(CURDIR)/scripts/valgrind-swift.supp
+VALGRIND_FLAGS := -q --fair-sched=yes --error-exitcode=97 --leak-check=full \
+  --show-leak-kinds=definite --errors-for-leak-kinds=definite \
+  --suppressions=$(CURDIR)/scripts/valgrind-swift.supp
 
 test-c: $(C_TESTS) $(BUILD)/tests/header_c99.o $(BUILD)/tests/header_cxx.o abi-check test-cdef
 	@echo "== C tests"

@@ -171,12 +171,7 @@ extension StoreCore {
     switch answer {
     case let .value(bytes):
       let ends = request.kind == .oneShot
-      let action: Action?
-      do throws(JSONError) {
-        action = try request.answer(request, bytes)
-      } catch {
-        throw .badAnswer(id, error)
-      }
+      let action = try decodedAnswer(bytes, to: request, id: id)
       if direct, !request.admit(ending: true) { throw request.refusal(id) }
       // NB: the action moved out of its optional into the table, not copied (see
       // `FIFO.moveFirst(to:)`): taken inside the closure, not captured by it (a copy, and a
@@ -231,6 +226,17 @@ extension StoreCore {
     inbox.push(table.pointee.applier.apply)
   }
 
+  /// `bytes` decoded as the answer to `request` (request `id`): its action, if any.
+  @inline(__always)
+  private func decodedAnswer(
+    _ bytes: UnsafeBufferPointer<UInt8>, to request: HostRequest<Action>, id: UInt64
+  ) throws(StoreError) -> Action? {
+    do throws(JSONError) {
+      return try request.answer(request, bytes)
+    } catch {
+      throw .badAnswer(id, error)
+    }
+  }
 
   /// ``accept(_:for:)`` by a thread that holds the store from outside it (pull mode's answers;
   /// ``Store/answer(_:to:)``): a one-shot answer with nothing waiting before it is applied at
@@ -246,12 +252,7 @@ extension StoreCore {
     guard request.kind == .oneShot, inbox.isEmpty else { return try accept(answer, for: id) }
     switch answer {
     case let .value(bytes):
-      let action: Action?
-      do throws(JSONError) {
-        action = try request.answer(request, bytes)
-      } catch {
-        throw .badAnswer(id, error)
-      }
+      let action = try decodedAnswer(bytes, to: request, id: id)
       guard request.admit(ending: true) else { throw request.refusal(id) }
       applyNow(request, failure: nil, action: action)
     case let .failure(message):
@@ -264,9 +265,11 @@ extension StoreCore {
 
   /// Applies a one-shot answer admitted by the holder (``acceptHeld(_:for:)``): `action`, or
   /// `failure`; the request ends.
-  func applyNow(_ leaf: HostRequest<Action>, failure: String?, action: Action?) {
+  func applyNow(_ leaf: HostRequest<Action>, failure: String?, action: consuming Action?) {
     withRequests { table in table.finish(leaf) }
-    guard let action else {
+    // NB: moved out of the optional into the slot, not copied (a retain and a release of what
+    // the action holds).
+    guard let action = action.take() else {
       return apply(leaf, failure: failure, completes: false, ends: true, action: nil)
     }
     withUnsafeTemporaryAllocation(of: Action.self, capacity: 1) { buffer in

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A store's host requests: who gets them (a handler, or the host's takes in pull mode), and the
 /// host's answers, checked on the caller's thread and applied by the holder.
 extension Store {
@@ -56,7 +54,7 @@ extension Store {
   @inlinable
   func answer(_ answer: HostAnswer, to id: UInt64) throws(StoreError) {
     // NB: inside the store (a callback), or with answers left for the host's next call, the
-    // answer is only queued (what `processAnswers` would find).
+    // answer is only queued: that call, or the host's next one, applies it.
     if core.isInsideOnCurrentThread || core.answersOnHostThread {
       return try core.accept(answer, for: id)
     }
@@ -111,11 +109,10 @@ extension Store {
     try answer(.complete, to: id)
   }
 
-  /// Answers were queued: process them now unless the store is inside a call on this thread
-  /// (then that call will) or answers wait for the host's thread (`StoreOptions.answers`).
+  /// Applies the answers queued, taking the store (``answer(_:to:)``, from outside it, with
+  /// answers applied by the call that gives them).
   @usableFromInline
   func processAnswers() {
-    guard !core.isInsideOnCurrentThread, !core.answersOnHostThread else { return }
     _ = hold {}
   }
 }
