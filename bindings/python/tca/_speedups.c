@@ -24,9 +24,14 @@
  * "The Python floor").
  *
  * NB: built against the limited API (abi3), so one build loads in any CPython 3.9+; another
- * Python (PyPy) fails the import and Store.send stays pure Python. The GIL is released during the
- * call, as ctypes does: a threaded store's thread may need it to run a Python callback while this
- * thread waits for the store.
+ * Python (PyPy) fails the import and Store.send stays pure Python.
+ *
+ * NB: the GIL is held through the library's send, where ctypes releases it: releasing and taking
+ * it back was ~26 ns of a ~140 ns send (docs/benchmarks.md, "The Python floor"). It cannot
+ * deadlock: a send waits only for the store's lock, and no thread holding that lock waits for
+ * anything (callbacks, another thread's callback, a join) or runs host code (docs/python.md,
+ * "The compiled send"). Callbacks the send delivers run on this thread, which holds the GIL
+ * already; another thread's callbacks (a threaded store's) wait for it until the send returns.
  */
 #define Py_LIMITED_API 0x03090000
 #define PY_SSIZE_T_CLEAN
@@ -108,12 +113,10 @@ static PyObject *store_send(PyObject *store, PyObject *action) {
       if (PyErr_Occurred()) return NULL;
       return send_slowly(store, action);
     }
-    /* NB: the cached encoding lives in the dict; hold it across the call, when the GIL is
-     * released and another thread may clear the cache. */
+    /* NB: the cached encoding lives in the dict; hold it across the call, where a callback the
+     * send delivers may clear the cache. */
     Py_INCREF(data);
-    Py_BEGIN_ALLOW_THREADS
     status = sender->send_n(sender->store, text, (size_t)length);
-    Py_END_ALLOW_THREADS
     Py_DECREF(data);
   } else if (PyBytes_CheckExact(action)) {
     char *text = NULL;
@@ -122,9 +125,8 @@ static PyObject *store_send(PyObject *store, PyObject *action) {
       Py_DECREF(bound);
       return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS
+    /* NB: `action` is held by the caller, and bytes cannot change. */
     status = sender->send_n(sender->store, text, (size_t)length);
-    Py_END_ALLOW_THREADS
   } else if (PyDict_CheckExact(action)) {
     /* NB: a dict is written here, without the pure-Python send's frame, the json module's
      * encoder (~700 ns for a todo's action) and the ctypes call. No Python code runs while it
@@ -137,9 +139,7 @@ static PyObject *store_send(PyObject *store, PyObject *action) {
       Py_DECREF(bound);
       return written == DECLINED ? send_slowly(store, action) : NULL;
     }
-    Py_BEGIN_ALLOW_THREADS
     status = sender->send_n(sender->store, buffer.data, buffer.length);
-    Py_END_ALLOW_THREADS
     buffer_free(&buffer);
   } else {
     Py_DECREF(bound);

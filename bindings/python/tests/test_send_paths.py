@@ -222,6 +222,68 @@ def test_sends_from_many_threads_to_a_threaded_store_all_count(path):
         assert store.state["count"] == 801
 
 
+# Python threads sending while a threaded store's thread and answering threads deliver Python
+# callbacks (subscribers, requests): the compiled send holds the GIL through the library's send
+# (docs/python.md, "The compiled send"), so a wait for the GIL inside the library would hang
+# here. Run in a child process: a hang fails the test instead of the run.
+THREADED_TRAFFIC = """
+import queue, sys, threading
+import tca
+from tca import _fastsend
+
+store = tca.Store("counter", threaded=True)
+if sys.argv[1] == "pure":
+    _fastsend.uninstall(store)
+assert _fastsend.installed(store) == (sys.argv[1] == "compiled")
+notified = []
+store.subscribe(lambda version: notified.append(version))
+requests = queue.Queue()
+store.on_request(requests.put)
+
+
+def answer():
+    while True:
+        request = requests.get()
+        if request is None:
+            return
+        try:
+            request.respond("a fact")
+        except tca.TCAError:
+            pass  # cancelled by a newer request (the feature's cancelInFlight)
+
+
+def send():
+    for i in range(300):
+        store.send("numberFactButtonTapped" if i % 3 == 0 else "incrementButtonTapped")
+
+
+answerers = [threading.Thread(target=answer) for _ in range(2)]
+senders = [threading.Thread(target=send) for _ in range(4)]
+for thread in answerers + senders:
+    thread.start()
+for thread in senders:
+    thread.join()
+for _ in answerers:
+    requests.put(None)
+for thread in answerers:
+    thread.join()
+state = store.state
+store.close()
+assert state["count"] == 800, state
+assert notified, "no subscriber call"
+print("ok", state["count"], len(notified))
+"""
+
+
+def test_python_threads_send_while_other_threads_run_python_callbacks(path):
+    result = subprocess.run(
+        [sys.executable, "-c", THREADED_TRAFFIC, path],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("ok 800 ")
+
+
 def test_tca_python_pure_turns_the_compiled_path_off():
     code = "import tca; from tca import _fastsend; print(_fastsend.AVAILABLE)"
     environment = dict(os.environ, TCA_PYTHON_PURE="1")
