@@ -175,6 +175,72 @@ private let requestFinished: Int32 = 8
   #expect(get(store, "/ended") == "true")
 }
 
+/// How many times a subscriber was told, and the last version it was told of.
+private final class Notices: @unchecked Sendable {
+  let calls = Atomic<Int>(0)
+  let version = Atomic<UInt64>(0)
+  var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+}
+
+private let countNotices: TCAStateFunction = { userdata, _, version in
+  guard let userdata else { return }
+  let notices = Unmanaged<Notices>.fromOpaque(userdata).takeUnretainedValue()
+  notices.calls.add(1, ordering: .relaxed)
+  notices.version.store(version, ordering: .relaxed)
+}
+
+// Pull mode: a stream's elements, failure and completion given outside any callback are each
+// applied by the call that gives them, its subscribers told, before that call returns.
+@Test func aStreamInPullModeIsAppliedByTheAnsweringCall() throws {
+  var raw = [UInt8](repeating: 0, count: 64)
+  var handle: OpaquePointer?
+  let status = raw.withUnsafeMutableBytes { options -> Int32 in
+    tca_options_init(options.baseAddress)
+    options.storeBytes(of: 1, toByteOffset: 12, as: Int32.self)  // TCA_REQUESTS_QUEUED
+    return tca_store_new("scores", nil, options.baseAddress, &handle)
+  }
+  #expect(status == ok, "\(String(cString: tca_last_error()))")
+  let store = try #require(handle)
+  defer { tca_store_free(store) }
+  let notices = Notices()
+  var token: UInt64 = 0
+  #expect(tca_store_subscribe(store, countNotices, notices.userdata, &token) == ok)
+  #expect(tca_store_send(store, "\"watchTapped\"") == ok)
+  var taken: UnsafeRawPointer?
+  var count: UInt = 0
+  #expect(tca_store_take_requests_v2(store, &taken, &count) == ok)
+  #expect(count == 1)
+  let id = try #require(taken).load(as: UInt64.self)
+  #expect(try #require(taken).load(fromByteOffset: 32, as: Int32.self) == 1)  // a stream
+
+  for (score, scores) in [(3, "[3]"), (1, "[3,1]"), (4, "[3,1,4]")] {
+    let before = notices.calls.load(ordering: .relaxed)
+    #expect(tca_store_respond(store, id, "\(score)") == ok)
+    #expect(notices.calls.load(ordering: .relaxed) == before + 1)
+    #expect(notices.version.load(ordering: .relaxed) == tca_store_version(store))
+    #expect(get(store, "/scores") == scores)
+  }
+  // A bad element is refused and changes nothing; the stream stays open.
+  let version = tca_store_version(store)
+  #expect(tca_store_respond(store, id, "\"four\"") == jsonShape)
+  #expect(tca_store_version(store) == version)
+  #expect(tca_store_complete(store, id) == ok)
+  #expect(get(store, "/ended") == "true")
+  #expect(tca_store_respond(store, id, "5") == requestFinished)
+  #expect(tca_store_complete(store, id) == requestFinished)
+  #expect(get(store, "/scores") == "[3,1,4]")
+
+  // A failure ends a stream, applied at once too.
+  #expect(tca_store_send(store, "\"watchTapped\"") == ok)
+  #expect(tca_store_take_requests_v2(store, &taken, &count) == ok)
+  #expect(count == 1)
+  let next = try #require(taken).load(as: UInt64.self)
+  #expect(tca_store_fail(store, next, "the feed dropped") == ok)
+  #expect(get(store, "/error") == "\"the feed dropped\"")
+  #expect(tca_store_respond(store, next, "6") == requestFinished)
+  #expect(tca_store_unsubscribe(store, token) == ok)
+}
+
 @Test func aThreadedStoreFiresRealClockTimersByItself() throws {
   let store = try newStore(threaded: true)
   defer { tca_store_free(store) }

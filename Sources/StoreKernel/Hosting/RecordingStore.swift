@@ -1,49 +1,6 @@
 import JSON
 import Synchronization
 
-/// What a recording store reaches of its feature's store beyond ``HostStore``: formed where the
-/// feature's types are known (``FeatureDescriptor``).
-struct RecordingAccess: Sendable {
-  let feature: String
-  let clock: StoreClock.Kind
-  let seed: UInt64
-  /// The store clock's time, in nanoseconds.
-  let now: @Sendable () -> Int64
-  /// A real clock's reads during each input (nil: a manual clock).
-  let clockReads: ClockReads?
-  /// Sets a manual clock's time without firing the timers due (a replayed line's `from`).
-  let setNow: @Sendable (Int64) -> Void
-  /// Moves a manual clock forward by so many nanoseconds (replays).
-  let advance: @Sendable (Int64) throws(StoreError) -> Int
-  /// Sets how requests reach the host and where answers are applied.
-  let setDelivery: @Sendable (RequestDelivery, AnswerDelivery) -> Void
-  /// An action's canonical JSON (decoded, then encoded).
-  let canonicalAction: @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> [UInt8]
-  let reductions: ReductionLog
-  /// Where the store is, for a checkpoint, and putting a new store there (a replay).
-  let position: @Sendable () -> StorePosition
-  let restore: @Sendable (StorePosition) -> Void
-  /// How many lines the journal keeps (0: all).
-  let limit: UInt64
-  /// The date the feature reads, journaled.
-  let date: JournalDate
-  /// Sets a shared key's value as a change from outside (a replayed `shared` line).
-  let applyShared: @Sendable (SharedKey, [UInt8]) throws(StoreError) -> Void
-  /// Sets what is told of each shared change the store takes from outside.
-  let observeShared: @Sendable (@escaping (SharedKey, [UInt8]) -> Void) -> Void
-}
-
-/// A store made with ``StoreOptions/record``, as the C bridge sees it.
-public protocol RecordedHostStore: HostStore {
-  /// The journal as JSON Lines (docs/wire-format.md, "Journals").
-  func journal() -> [UInt8]
-  /// Starts keeping the actions reduced (or stops, dropping those kept).
-  func logReductions(_ on: Bool)
-  var logsReductions: Bool { get }
-  /// The reductions kept since the last take, as a JSON array (``ReductionLog``).
-  func takeReductions() -> [UInt8]
-}
-
 /// A ``HostStore`` that keeps a journal of every input a host gives its store, from which
 /// ``JournalReplay`` rebuilds the store at any version (`options.record`, `tca_store_journal`).
 ///
@@ -70,13 +27,13 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   /// The header line, without its newline.
   private var header: [UInt8]
   private let origin: Int64
-  private let lock = PlainLock()
+  let lock = PlainLock()
   private var entries = JournalLines()
   private var nextSequence: UInt64 = 0
   /// With a limit: what the oldest lines kept fold into (docs/wire-format.md, "Checkpoints").
   private var folds: JournalFolds?
   /// Whether a replay left requests for the host (read without the lock by every input).
-  private let hasLeftovers = Atomic<Bool>(false)
+  let hasLeftovers = Atomic<Bool>(false)
   /// The inputs begun and not yet settled, oldest first (where a shared change goes).
   private var inProgress: [UInt64] = []
   /// How many inputs given from outside a callback are in progress: the clock's reads count
@@ -84,10 +41,10 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   private var timedInputs = 0
   /// A replayed line's `from`, for the next input's line (a replay of a real-clock journal).
   private var replayedFrom = JournalLines.noTime
-  private var hostHandler: HostRequestHandler?
+  var hostHandler: HostRequestHandler?
   /// Requests a replay left unanswered, for the host's first take or its handler.
-  private var leftovers: [HostRequestInfo] = []
-  private var queued: Bool
+  var leftovers: [HostRequestInfo] = []
+  var queued: Bool
   /// The thread running one of the store's callbacks through this wrapper (0: none).
   private let callbackThread = Atomic<UInt>(0)
   /// The callback run in progress (0: none), the last one's number, and the version the last
@@ -110,7 +67,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   /// NB: inputs given in one callback are applied in one go, and the recorded store's version
   /// bumps once for them; a replay gives them one call each and may bump more. Its versions
   /// are the journal's all the same: after each input it replays, the offset is set so.
-  private let versionOffset = Atomic<UInt64>(0)
+  let versionOffset = Atomic<UInt64>(0)
 
   init(
     inner: any HostStore, access: RecordingAccess, requests: RequestDelivery,
@@ -215,7 +172,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   /// kernel sums them and runs them after the queue of inputs): an input given in a callback
   /// goes before the moves given earlier in the same run, as it is applied.
   @inline(__always)
-  private func begin(
+  func begin(
     isAdvance: Bool = false, isAnswer: Bool = false, isPoll: Bool = false,
     _ write: (inout [UInt8]) -> Void
   ) -> UInt64 {
@@ -267,7 +224,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   /// (a counter's send) needs none in its line, and the timers that fired at the end of its call
   /// were those due at the last read (docs/wire-format.md, "Journals").
   @inline(__always)
-  private func settle(_ sequence: UInt64, failed: Bool) {
+  func settle(_ sequence: UInt64, failed: Bool) {
     let nested = isInsideCallback
     lock.lock()
     var span: (first: Int64, last: Int64)?
@@ -302,7 +259,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   /// Runs `body`, the input given to the store (its line written by `write`), recording it
   /// unless it throws.
   @inline(__always)
-  private func recording<R>(
+  func recording<R>(
     isAdvance: Bool = false, isAnswer: Bool = false, _ write: (inout [UInt8]) -> Void,
     _ body: () throws(StoreError) -> R
   ) throws(StoreError) -> R {
@@ -318,14 +275,14 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   }
 
   /// Runs `body`, the input `line` (without its closing brace) given to the store.
-  private func recording<R>(
+  func recording<R>(
     _ line: [UInt8], isAdvance: Bool = false, isAnswer: Bool = false,
     _ body: () throws(StoreError) -> R
   ) throws(StoreError) -> R {
     try recording(isAdvance: isAdvance, isAnswer: isAnswer, { $0 += line }, body)
   }
 
-  private func note(_ line: [UInt8]) {
+  func note(_ line: [UInt8]) {
     lock.lock()
     defer { lock.unlock() }
     insertLine(isInput: false) { $0 += line }
@@ -370,7 +327,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   /// Inputs no read came between share a version, as inputs given in one callback do: a replay
   /// to that version gives them all. Not from inside a callback: the inputs given there are
   /// applied once it returns.
-  private func noteRead() {
+  func noteRead() {
     guard !isInsideCallback else { return }
     lock.lock()
     let mark = nextSequence
@@ -389,7 +346,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   ///
   /// NB: the subscribers told of one version are one run; the inputs the first ones give are
   /// applied after them all, and must not take the version they were told of.
-  private func noteNotified(_ version: UInt64) {
+  func noteNotified(_ version: UInt64) {
     lock.lock()
     defer { lock.unlock() }
     let mark: UInt64
@@ -494,7 +451,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     try recording(line) { () throws(StoreError) in try access.applyShared(key, json) }
   }
 
-  private func noteRequest(_ info: HostRequestInfo) {
+  func noteRequest(_ info: HostRequestInfo) {
     var line = Array("{\"request\":{\"id\":\(info.id),\"name\":".utf8)
     line += JournalFormat.string(info.name)
     line += Array(",\"kind\":\"\(info.kind.rawValue)\",\"payload\":".utf8)
@@ -506,7 +463,7 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
   /// Runs a callback of the store, marking this thread as inside it. `version`: a subscriber's,
   /// told of that version (the subscribers of one notification are one run: the inputs they
   /// give are applied together once they all returned).
-  private func inCallback(subscriberOf version: UInt64? = nil, _ body: () -> Void) {
+  func inCallback(subscriberOf version: UInt64? = nil, _ body: () -> Void) {
     lock.lock()
     let outer = run
     if let version, let last = subscribersRun, last.version == version, last.run == runs {
@@ -605,210 +562,4 @@ final class RecordingStore: RecordedHostStore, @unchecked Sendable {
     replayedFrom = nanoseconds
     lock.unlock()
   }
-
-  // MARK: - HostStore
-
-  /// NB: the line keeps the action as the host sent it, checked by the store's decode (a send
-  /// that fails drops its line), on one line; no second decode nor an encode
-  /// (docs/benchmarks.md, "The journal").
-  func send(json action: UnsafeBufferPointer<UInt8>) throws(StoreError) {
-    deliverLeftovers()
-    guard access.reductions.isActive else {
-      try recording({ JournalFormat.appendSend(action, to: &$0) }) { () throws(StoreError) in
-        try inner.send(json: action)
-      }
-      return
-    }
-    let canonical: [UInt8]
-    do throws(JSONError) {
-      canonical = try access.canonicalAction(action)
-    } catch {
-      // NB: the store's own error, with its hints.
-      try inner.send(json: action)
-      return
-    }
-    access.reductions.hostWillSend(canonical)
-    do {
-      try recording({ JournalFormat.appendSend(action, to: &$0) }) { () throws(StoreError) in
-        try inner.send(json: action)
-      }
-    } catch {
-      access.reductions.hostSendFailed(canonical)
-      throw error
-    }
-  }
-
-  func stateJSON() throws(StoreError) -> [UInt8] {
-    noteRead()
-    return try inner.stateJSON()
-  }
-
-  func stateJSON(at version: UInt64) throws(StoreError) -> (version: UInt64, json: [UInt8]) {
-    noteRead()
-    let offset = versionOffset.load(ordering: .acquiring)
-    let (inner, json) = try inner.stateJSON(at: version &- offset)
-    return (inner &+ offset, json)
-  }
-  func lend(into lent: LentState) throws(StoreError) {
-    noteRead()
-    try inner.lend(into: lent)
-  }
-
-  /// The host's read of the version (``noteRead()``).
-  var version: UInt64 {
-    noteRead()
-    return storeVersion
-  }
-
-  /// The version, as the journal's lines count it.
-  var storeVersion: UInt64 { inner.version &+ versionOffset.load(ordering: .acquiring) }
-
-  /// NB: the versions a host sees are the journal's (``versionOffset`` apart from the kernel's,
-  /// which a replay may bump more often): `since` is translated there, and back in the error.
-  func patch(since: UInt64) throws(StoreError) -> [UInt8] {
-    noteRead()
-    let offset = versionOffset.load(ordering: .acquiring)
-    do throws(StoreError) {
-      return try inner.patch(since: since &- offset)
-    } catch {
-      guard case let .versionGone(_, oldest, current) = error else { throw error }
-      throw .versionGone(since, oldest: oldest &+ offset, current: current &+ offset)
-    }
-  }
-
-  func value(at pointer: String) throws(StoreError) -> [UInt8]? {
-    noteRead()
-    return try inner.value(at: pointer)
-  }
-
-  func subscribe(_ callback: @escaping @Sendable (UInt64) -> Void) throws(StoreError) -> UInt64 {
-    try inner.subscribe { [weak self] version in
-      guard let self else { return callback(version) }
-      let shown = version &+ self.versionOffset.load(ordering: .acquiring)
-      self.noteNotified(shown)
-      self.inCallback(subscriberOf: version) { callback(shown) }
-    }
-  }
-
-  func unsubscribe(_ token: UInt64) -> Bool { inner.unsubscribe(token) }
-
-  func setRequestHandler(_ handler: HostRequestHandler?) throws(StoreError) {
-    guard !inner.isClosed else { throw .closed }
-    lock.lock()
-    hostHandler = handler
-    lock.unlock()
-  }
-
-  /// In callback mode, gives the requests a replay left unanswered to the host's handler: at
-  /// the first `send`, `poll` or `advance` once one is set, so a host has the time to set up
-  /// what answers them.
-  @inline(__always)
-  private func deliverLeftovers() {
-    if hasLeftovers.load(ordering: .acquiring) { deliverWaiting() }
-  }
-
-  private func deliverWaiting() {
-    lock.lock()
-    guard !queued, !leftovers.isEmpty, let handler = hostHandler else {
-      lock.unlock()
-      return
-    }
-    let waiting = leftovers
-    leftovers = []
-    hasLeftovers.store(false, ordering: .releasing)
-    lock.unlock()
-    for info in waiting { inCallback { handler.onRequest(info) } }
-  }
-
-  func respond(to id: UInt64, json: UnsafeBufferPointer<UInt8>) throws(StoreError) {
-    let value: [UInt8]
-    do throws(JSONError) {
-      value = JSONWriter.write(try JSONParser.parse(json))
-    } catch {
-      throw .badAnswer(id, error)
-    }
-    try recording(Array("{\"respond\":\(id),\"value\":".utf8) + value, isAnswer: true) {
-      () throws(StoreError) in
-      try inner.respond(to: id, json: json)
-    }
-  }
-
-  func fail(_ id: UInt64, message: String) throws(StoreError) {
-    let line = Array("{\"fail\":\(id),\"message\":".utf8) + JournalFormat.string(message)
-    try recording(line, isAnswer: true) { () throws(StoreError) in
-      try inner.fail(id, message: message)
-    }
-  }
-
-  func complete(_ id: UInt64) throws(StoreError) {
-    try recording(Array("{\"complete\":\(id)".utf8), isAnswer: true) {
-      () throws(StoreError) in
-      try inner.complete(id)
-    }
-  }
-
-  func takeRequests() throws(StoreError) -> [HostRequestNotice] {
-    let taken = try inner.takeRequests()
-    lock.lock()
-    let waiting = leftovers
-    leftovers = []
-    hasLeftovers.store(false, ordering: .releasing)
-    lock.unlock()
-    for notice in taken {
-      switch notice {
-      case let .request(info): noteRequest(info)
-      case let .cancelled(id): note(Array("{\"cancelled\":\(id)".utf8))
-      }
-    }
-    return waiting.map(HostRequestNotice.request) + taken
-  }
-
-  func poll() throws(StoreError) -> Int {
-    deliverLeftovers()
-    // NB: on a manual clock a poll only applies answers, which are recorded as given.
-    guard access.clock == .real else { return try inner.poll() }
-    let sequence = begin(isPoll: true) { $0 += Array("{\"poll\":true".utf8) }
-    do {
-      let ran = try inner.poll()
-      // NB: a poll that ran nothing is no input (a game loop polls every frame).
-      settle(sequence, failed: ran == 0)
-      return ran
-    } catch {
-      settle(sequence, failed: true)
-      throw error
-    }
-  }
-
-  func advance(milliseconds: UInt64) throws(StoreError) -> Int {
-    deliverLeftovers()
-    guard access.clock == .manual else { return try inner.advance(milliseconds: milliseconds) }
-    return try recording(Array("{\"advance\":\(milliseconds)".utf8), isAdvance: true) {
-      () throws(StoreError) in try inner.advance(milliseconds: milliseconds)
-    }
-  }
-
-  var nextDeadlineMilliseconds: UInt64? { inner.nextDeadlineMilliseconds }
-
-  func fileDescriptor() throws(StoreError) -> Int32 { try inner.fileDescriptor() }
-
-  func runningEffects() throws(StoreError) -> [String] { try inner.runningEffects() }
-
-  /// NB: an input (`{"cancelEffects":true}`): the effects a replay would otherwise leave running
-  /// would take the journal's later answers.
-  func cancelEffects() throws(StoreError) -> Int {
-    deliverLeftovers()
-    return try recording(Array("{\"cancelEffects\":true".utf8)) { () throws(StoreError) in
-      try inner.cancelEffects()
-    }
-  }
-
-  func close() { inner.close() }
-
-  var isClosed: Bool { inner.isClosed }
-
-  var isUnwound: Bool { inner.isUnwound }
-
-  // NB: the callbacks are the inner store's: found there, they lead to the context holding
-  // this store, through which answers are recorded.
-  func bindHost(_ context: UnsafeRawPointer?) { inner.bindHost(context) }
 }

@@ -239,43 +239,53 @@ extension StoreCore {
   }
 
   /// ``accept(_:for:)`` by a thread that holds the store from outside it (pull mode's answers;
-  /// ``Store/answer(_:to:)``): a one-shot answer with nothing waiting before it is applied at
-  /// once, as a send applies its action. Anything else is accepted as `accept` does.
+  /// ``Store/answer(_:to:)``): with nothing waiting before it, an answer is applied at once, as a
+  /// send applies its action — a one-shot request's, and each element, failure or completion of
+  /// a stream. Anything else is accepted as `accept` does.
   ///
   /// NB: queued for the holder, such an answer cost a closure, two locks of the inbox and a
   /// second pass through the table (docs/benchmarks.md: pull mode). It is admitted by the
-  /// request's state alone, as a direct answer is (see `accept`).
+  /// request's state alone, as a direct answer is (see `accept`): a stream's element while the
+  /// stream is open, anything that ends a request only once. Another thread answering the same
+  /// stream at the same moment queues its answer, applied after this one; answers a thread gives
+  /// one after another are applied in that order, since each is applied before its call returns.
   @usableFromInline
   func acceptHeld(_ answer: HostAnswer, for id: UInt64) throws(StoreError) {
     guard !isClosed else { throw .closed }
     let request = try withRequests { (table) throws(StoreError) in try table.openRequest(id) }
-    guard request.kind == .oneShot, inbox.isEmpty else { return try accept(answer, for: id) }
+    guard inbox.isEmpty else { return try accept(answer, for: id) }
+    let oneShot = request.kind == .oneShot
     switch answer {
     case let .value(bytes):
       let action = try decodedAnswer(bytes, to: request, id: id)
-      guard request.admit(ending: true) else { throw request.refusal(id) }
-      applyNow(request, failure: nil, action: action)
+      guard request.admit(ending: oneShot) else { throw request.refusal(id) }
+      applyNow(request, ends: oneShot, action: action)
     case let .failure(message):
       guard request.admit(ending: true) else { throw request.refusal(id) }
-      applyNow(request, failure: message, action: nil)
+      applyNow(request, failure: message)
     case .complete:
-      throw .notAStream(id)
+      guard !oneShot else { throw .notAStream(id) }
+      guard request.admit(ending: true) else { throw request.refusal(id) }
+      applyNow(request, completes: true)
     }
   }
 
-  /// Applies a one-shot answer admitted by the holder (``acceptHeld(_:for:)``): `action`, or
-  /// `failure`; the request ends.
-  func applyNow(_ leaf: HostRequest<Action>, failure: String?, action: consuming Action?) {
-    withRequests { table in table.finish(leaf) }
+  /// Applies an answer admitted by the holder (``acceptHeld(_:for:)``): `action`, or `failure`,
+  /// or a stream's completion; the request ends if the answer `ends` it.
+  func applyNow(
+    _ leaf: HostRequest<Action>, failure: String? = nil, completes: Bool = false,
+    ends: Bool = true, action: consuming Action? = nil
+  ) {
+    if ends { withRequests { table in table.finish(leaf) } }
     // NB: moved out of the optional into the slot, not copied (a retain and a release of what
     // the action holds).
     guard let action = action.take() else {
-      return apply(leaf, failure: failure, completes: false, ends: true, action: nil)
+      return apply(leaf, failure: failure, completes: completes, ends: ends, action: nil)
     }
     withUnsafeTemporaryAllocation(of: Action.self, capacity: 1) { buffer in
       guard let slot = buffer.baseAddress else { return }
       slot.initialize(to: action)
-      apply(leaf, failure: nil, completes: false, ends: true, action: slot)
+      apply(leaf, failure: nil, completes: false, ends: ends, action: slot)
     }
   }
 
