@@ -252,8 +252,8 @@ extension StoreCore {
   @usableFromInline
   func acceptHeld(_ answer: HostAnswer, for id: UInt64) throws(StoreError) {
     guard !isClosed else { throw .closed }
-    let request = try withRequests { (table) throws(StoreError) in try table.openRequest(id) }
     guard inbox.isEmpty else { return try accept(answer, for: id) }
+    let request = try withRequests { (table) throws(StoreError) in try table.openRequest(id) }
     let oneShot = request.kind == .oneShot
     switch answer {
     case let .value(bytes):

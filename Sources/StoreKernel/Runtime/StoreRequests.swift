@@ -60,15 +60,8 @@ extension Store {
     }
     if core.inbox.isEmpty, core.gate.tryLock() {
       let previous = _enterHeld()
-      var failure: StoreError? = nil
-      do throws(StoreError) {
-        try core.acceptHeld(answer, for: id)
-      } catch {
-        failure = error
-      }
-      _finishHeld(previous)
-      if let failure { throw failure }
-      return
+      defer { _finishHeld(previous) }
+      return try core.acceptHeld(answer, for: id)
     }
     try core.accept(answer, for: id)
     processAnswers()
